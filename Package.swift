@@ -1,0 +1,43 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Swift 6 language mode everywhere; warnings are errors so that "zero warnings" is enforced, not hoped for.
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "sxkit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "sxkit", targets: ["sxkit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System-library shims: a module map and a header each, located through pkg-config.
+        .systemLibrary(name: "CSQLCipher", pkgConfig: "sqlcipher", providers: [.apt(["libsqlcipher-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+
+        .target(name: "SXCore", swiftSettings: strict),
+        .target(name: "SXCrypto", dependencies: ["SXCore", "CSodium"], swiftSettings: strict),
+        .target(name: "SXDatabase", dependencies: ["SXCore", "CSQLCipher"], swiftSettings: strict),
+        .target(name: "SXArchive", dependencies: ["SXCore", "CArchive"], swiftSettings: strict),
+        .target(name: "SXMedia", dependencies: ["SXCore", "CVips"], swiftSettings: strict),
+        .executableTarget(
+            name: "sxkit",
+            dependencies: [
+                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
+        .target(name: "SXTestSupport", path: "Tests/SXTestSupport", swiftSettings: strict),
+        .testTarget(name: "SXCoreTests", dependencies: ["SXCore", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXTestSupport"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

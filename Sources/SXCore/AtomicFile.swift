@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes a file so that readers see either the old content or the complete new one, never a mix:
+/// a temp file in the destination's folder (same file system, so the final step is a rename),
+/// fsync, rename over the destination, fsync the folder.
+///
+/// One owner at a time; `abort()` (or `deinit` without `commit()`) removes the temp file.
+public final class AtomicFileWriter: @unchecked Sendable {
+    /// Temp names start with this, so that a crash leftover is recognisable and never mistaken
+    /// for user data.
+    public static let tempPrefix = ".sxkit-tmp-"
+
+    public let destination: String
+    public let tempPath: String
+    public private(set) var bytesWritten: Int64 = 0
+    private var fd: Int32
+    private var finished = false
+
+    /// - Parameter mode: permission bits of the new file (0600 for anything holding secrets).
+    public init(destination: String, mode: mode_t = 0o644) throws {
+        self.destination = destination
+        let folder = Path.parent(destination)
+        var template = Array((folder + "/" + Self.tempPrefix + Path.basename(destination).prefix(64) + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw FileSystemError("create a file in", path: folder) }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        tempPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        self.fd = fd
+        // mkostemp creates 0600; widen only when asked, never through the umask-less path.
+        if mode != 0o600, fchmod(fd, mode & ~currentUmask()) != 0 {
+            let code = errno
+            close(fd)
+            unlink(tempPath)
+            throw FileSystemError("set permissions on", path: tempPath, code: code)
+        }
+    }
+
+    deinit { if !finished { abort() } }
+
+    public var descriptor: Int32 { fd }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        try POSIXFile.writeAll(fd, bytes, path: destination)
+        bytesWritten += Int64(bytes.count)
+    }
+
+    public func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0) }
+    }
+
+    /// Makes the new content durable and visible under `destination`.
+    public func commit() throws {
+        try finishWriting(flush: true)
+        try publish(flushFolder: true)
+    }
+
+    /// Closes the temp file, flushing it to disk first when `flush` (batch callers flush many
+    /// files at once with `POSIXFile.syncFileSystem` before publishing them).
+    public func finishWriting(flush: Bool) throws {
+        precondition(!finished && fd >= 0, "finishWriting twice")
+        do {
+            if flush { try POSIXFile.fsync(fd, path: destination) }
+        } catch {
+            abort()
+            throw error
+        }
+        close(fd)
+        fd = -1
+    }
+
+    /// Renames the finished temp file over `destination`.
+    public func publish(flushFolder: Bool) throws {
+        precondition(!finished && fd < 0, "publish before finishWriting")
+        guard rename(tempPath, destination) == 0 else {
+            let code = errno
+            abort()
+            throw FileSystemError("replace", path: destination, code: code)
+        }
+        finished = true
+        if flushFolder { try POSIXFile.fsyncDirectory(Path.parent(destination)) }
+    }
+
+    /// Discards the temp file; the destination is untouched.
+    public func abort() {
+        guard !finished else { return }
+        finished = true
+        if fd >= 0 { close(fd); fd = -1 }
+        unlink(tempPath)
+    }
+
+    private func currentUmask() -> mode_t {
+        let old = umask(0o022)
+        umask(old)
+        return old
+    }
+}
+
+extension AtomicFileWriter {
+    /// Writes `bytes` to `path` atomically and durably.
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
+        let writer = try AtomicFileWriter(destination: path, mode: mode)
+        try writer.write(bytes)
+        try writer.commit()
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// RFC 4648 base64url (`-`, `_`) WITH `=` padding, as SimpleX writes keys, nonces and digests.
+public enum Base64URL {
+    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+    }
+
+    /// Strict decode: the url-safe alphabet only, padded to a multiple of 4. Nil for anything else.
+    public static func decode(_ text: String) -> [UInt8]? {
+        guard text.utf8.count % 4 == 0,
+              text.utf8.allSatisfy({ isAlphabet($0) || $0 == UInt8(ascii: "=") }) else { return nil }
+        let standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        return Data(base64Encoded: standard).map { [UInt8]($0) }
+    }
+
+    private static func isAlphabet(_ c: UInt8) -> Bool {
+        (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F
+    }
+}

@@ -25,10 +25,12 @@ let package = Package(
         .target(name: "SXDatabase", dependencies: ["SXCore", "CSQLCipher"], swiftSettings: strict),
         .target(name: "SXArchive", dependencies: ["SXCore", "CArchive"], swiftSettings: strict),
         .target(name: "SXMedia", dependencies: ["SXCore", "CVips"], swiftSettings: strict),
+        // Sample data directories for the demo, tests and benchmarks.
+        .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXMedia"], swiftSettings: strict),
         .executableTarget(
             name: "sxkit",
             dependencies: [
-                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia",
+                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -37,7 +39,8 @@ let package = Package(
         .target(name: "SXTestSupport", path: "Tests/SXTestSupport", swiftSettings: strict),
         .testTarget(name: "SXCoreTests", dependencies: ["SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
-        .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXMediaTests", dependencies: ["SXMedia", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXSample", "SXTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,8 +10,10 @@ public enum Base64URL {
 
     /// Strict decode: the url-safe alphabet only, padded to a multiple of 4. Nil for anything else.
     public static func decode(_ text: String) -> [UInt8]? {
-        guard text.utf8.count % 4 == 0,
-              text.utf8.allSatisfy({ isAlphabet($0) || $0 == UInt8(ascii: "=") }) else { return nil }
+        // Padding only at the end: Foundation alone would accept "YQ=A".
+        let padding = text.utf8.reversed().prefix(while: { $0 == UInt8(ascii: "=") }).count
+        guard text.utf8.count % 4 == 0, padding <= 2,
+              text.utf8.dropLast(padding).allSatisfy(isAlphabet) else { return nil }
         let standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         return Data(base64Encoded: standard).map { [UInt8]($0) }
     }

@@ -32,7 +32,8 @@ public enum DesktopSettings {
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
         for raw in lines {
             var line = Substring(raw)
-            if logical.isEmpty { line = line.drop(while: { $0 == " " || $0 == "\t" }) }
+            // Leading white space is dropped on every line, continuation lines included (as Java does).
+            line = line.drop(while: { $0 == " " || $0 == "\t" })
             if logical.isEmpty, line.first == "#" || line.first == "!" || line.isEmpty { continue }
             // A line ending in an odd number of backslashes continues on the next line.
             let trailing = line.reversed().prefix(while: { $0 == "\\" }).count

@@ -113,8 +113,10 @@ public struct PassphraseResolver: Sendable {
         var bytes = try FileBytes.read(path, limit: maxFileSize)
         defer { Wipe.array(&bytes) }
         var end = bytes.count
-        if end > 0, bytes[end - 1] == 0x0A { end -= 1 }
-        if end > 0, bytes[end - 1] == 0x0D { end -= 1 }
+        if end > 0, bytes[end - 1] == 0x0A {
+            end -= 1
+            if end > 0, bytes[end - 1] == 0x0D { end -= 1 }
+        }
         return SecretBytes(bytes[0..<end])
     }
 }

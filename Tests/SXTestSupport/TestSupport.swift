@@ -5,7 +5,7 @@ public final class TempFolder: @unchecked Sendable {
     public let path: String
 
     public init(_ label: String = "sxkit-test") throws {
-        var template = Array((NSTemporaryDirectory() + "/" + label + ".XXXXXX").utf8CString)
+        var template = Array(((NSTemporaryDirectory() as NSString).standardizingPath + "/" + label + ".XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw CocoaError(.fileWriteUnknown)
         }

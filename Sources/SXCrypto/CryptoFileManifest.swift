@@ -1,0 +1,108 @@
+import Foundation
+import SXCore
+
+/// A JSON array of CryptoFile objects (FORMATS §5): `{"filePath": …, "cryptoArgs": {…}}`.
+/// `filePath` is relative to the manifest's folder when the file is inside it, else absolute.
+/// Written atomically, mode 0600: it holds every key.
+public struct CryptoFileManifest: Sendable {
+    public struct Entry: Sendable {
+        /// Absolute path of the encrypted file.
+        public var path: String
+        /// Nil for a plaintext file (`cryptoArgs` absent).
+        public var args: CryptoFileArgs?
+    }
+
+    /// Absolute path of the manifest file.
+    public let path: String
+    public var folder: String { Path.parent(path) }
+    private var entries: [String: Entry] = [:]
+
+    public var count: Int { entries.count }
+    public var allEntries: [Entry] { entries.values.sorted { $0.path < $1.path } }
+
+    /// An empty manifest that will be written to `path`.
+    public init(path: String) {
+        self.path = Path.absolute(path)
+    }
+
+    /// Reads the manifest; a missing file is an empty manifest.
+    public static func load(_ path: String) throws -> CryptoFileManifest {
+        var manifest = CryptoFileManifest(path: path)
+        guard FileManager.default.fileExists(atPath: manifest.path) else { return manifest }
+        let bytes = try FileBytes.read(manifest.path, limit: 1 << 30)
+        let raw: [RawEntry]
+        do {
+            raw = try JSONDecoder().decode([RawEntry].self, from: Data(bytes))
+        } catch {
+            throw ManifestError.notAManifest(path: manifest.path, detail: "not a JSON array of CryptoFile objects (\(Self.summary(error)))")
+        }
+        for (i, r) in raw.enumerated() {
+            var args: CryptoFileArgs?
+            if let a = r.cryptoArgs {
+                do { args = try JSONDecoder().decode(CryptoFileArgs.self, from: JSONEncoder().encode(a)) } catch {
+                    throw ManifestError.badEntry(path: manifest.path, index: i, filePath: r.filePath, detail: "\(error)")
+                }
+            }
+            let absolute = Path.absolute(r.filePath, relativeTo: manifest.folder)
+            manifest.entries[absolute] = Entry(path: absolute, args: args)
+        }
+        return manifest
+    }
+
+    public func entry(for absolutePath: String) -> Entry? { entries[absolutePath] }
+    public func args(for absolutePath: String) -> CryptoFileArgs? { entries[absolutePath]?.args }
+
+    public mutating func set(_ absolutePath: String, args: CryptoFileArgs) {
+        entries[absolutePath] = Entry(path: absolutePath, args: args)
+    }
+
+    public mutating func remove(_ absolutePath: String) { entries[absolutePath] = nil }
+
+    /// The `filePath` written for an absolute path.
+    public func storedPath(_ absolutePath: String) -> String {
+        Path.relative(absolutePath, inside: folder) ?? absolutePath
+    }
+
+    public func encoded() throws -> [UInt8] {
+        let raw = allEntries.map { e in
+            RawEntry(filePath: storedPath(e.path), cryptoArgs: e.args.map {
+                RawArgs(fileKey: $0.key.withUnsafeBytes { Base64URL.encode($0) }, fileNonce: Base64URL.encode($0.nonce))
+            })
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        return Array(try encoder.encode(raw)) + [0x0A]
+    }
+
+    /// Atomic, durable, 0600.
+    public func save() throws {
+        try AtomicFileWriter.write(try encoded(), to: path, mode: 0o600)
+    }
+
+    struct RawArgs: Codable { var fileKey: String; var fileNonce: String }
+    struct RawEntry: Codable { var filePath: String; var cryptoArgs: RawArgs? }
+
+    static func summary(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let c): return c.debugDescription
+        case DecodingError.keyNotFound(let k, _): return "missing \(k.stringValue)"
+        case DecodingError.typeMismatch(_, let c): return c.debugDescription
+        case DecodingError.valueNotFound(_, let c): return c.debugDescription
+        default: return "\(error)"
+        }
+    }
+}
+
+public enum ManifestError: SXError {
+    case notAManifest(path: String, detail: String)
+    case badEntry(path: String, index: Int, filePath: String, detail: String)
+    case busy(path: String)
+
+    public var description: String {
+        switch self {
+        case .notAManifest(let p, let d): return "manifest '\(p)' is unusable: \(d); nothing was changed"
+        case .badEntry(let p, let i, let f, let d): return "manifest '\(p)', entry \(i + 1) ('\(f)'): \(d); nothing was changed"
+        case .busy(let p): return "another sxkit process is working with manifest '\(p)'; wait for it to finish"
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import ArgumentParser
+import Foundation
+import SXCore
+import SXCrypto
+
+struct FilesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "files",
+        abstract: "Encrypt and decrypt CryptoFiles (SimpleX local file encryption), one or many.",
+        subcommands: [Encrypt.self, Decrypt.self, Cat.self, Verify.self]
+    )
+}
+
+/// `-o DIR` or `--in-place`, exactly one.
+struct DestinationOptions: ParsableArguments {
+    @Option(name: [.customShort("o"), .customLong("output")], help: "Write results below this folder, keeping the inputs.")
+    var output: String?
+
+    @Flag(name: .customLong("in-place"), help: "Replace each file (crash-safe: a killed run is finished by the next one).")
+    var inPlace = false
+
+    func validate() throws {
+        if (output == nil) == !inPlace { throw ValidationError("give exactly one of -o DIR and --in-place") }
+    }
+
+    var destination: BatchDestination { inPlace ? .inPlace : .folder(output!) }
+}
+
+extension FilesCommand {
+    struct Encrypt: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Encrypt files and folders (recursively) as CryptoFiles, recording each key in a manifest.",
+            discussion: """
+            Each file gets a fresh random key and nonce. The manifest is a JSON array of CryptoFile \
+            objects ({"filePath", "cryptoArgs": {"fileKey", "fileNonce"}}), mode 0600, merged with an \
+            existing one. Keys reach the manifest's journal on disk before any file is replaced, so a \
+            run killed at any instant loses nothing: run the same command again to finish it. \
+            Files already listed in the manifest are skipped.
+            """
+        )
+
+        @Argument(help: "Files and folders to encrypt.", completion: .file())
+        var paths: [String]
+
+        @OptionGroup var destination: DestinationOptions
+
+        @Option(name: .long, help: "The manifest that receives the keys (created 0600, merged if present).", completion: .file())
+        var manifest: String
+
+        @OptionGroup var jobs: JobsOption
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let tracker = ProgressTracker(label: "encrypt")
+            let ticker = global.startProgress(tracker)
+            let batch = CryptoFileBatch(manifestPath: manifest, jobs: jobs.jobs, progress: tracker)
+            let (report, seconds) = try timed { try batch.encrypt(paths, to: destination.destination) }
+            ticker?.stop()
+            let status = BatchOutput.render(report, verb: "encrypted", options: global, seconds: seconds)
+            if status != .ok { throw CommandFailure(status: status) }
+        }
+    }
+
+    struct Decrypt: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Decrypt CryptoFiles listed in a manifest, or one file with --args-file.",
+            discussion: """
+            The tag is checked before any plaintext reaches its destination: a tampered file fails with \
+            "invalid auth tag" and leaves nothing behind. With --in-place the file's entry leaves the \
+            manifest once it is decrypted. Decrypted copies under -o are created mode 0600.
+            """
+        )
+
+        @Argument(help: "Encrypted files and folders.", completion: .file())
+        var paths: [String]
+
+        @Option(name: .long, help: "Manifest holding the files' keys.", completion: .file())
+        var manifest: String?
+
+        @Option(name: .customLong("args-file"), help: "A CryptoFileArgs JSON file ({\"fileKey\", \"fileNonce\"}) for a single file.", completion: .file())
+        var argsFile: String?
+
+        @OptionGroup var destination: DestinationOptions
+        @OptionGroup var jobs: JobsOption
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if (manifest == nil) == (argsFile == nil) { throw ValidationError("give exactly one of --manifest and --args-file") }
+            if argsFile != nil, paths.count != 1 { throw ValidationError("--args-file decrypts exactly one file") }
+        }
+
+        func run() throws {
+            let tracker = ProgressTracker(label: "decrypt")
+            let ticker = global.startProgress(tracker)
+            let (report, seconds): (BatchReport, Double)
+            if let argsFile {
+                let args = try ArgsFile.load(argsFile)
+                (report, seconds) = try timed {
+                    BatchReport(items: [try CryptoFileBatch.decryptOne(paths[0], args: args, to: destination.destination, progress: tracker)],
+                                recoveredFromInterruptedRun: 0)
+                }
+            } else {
+                let batch = CryptoFileBatch(manifestPath: manifest!, jobs: jobs.jobs, progress: tracker)
+                (report, seconds) = try timed { try batch.decrypt(paths, to: destination.destination) }
+            }
+            ticker?.stop()
+            let status = BatchOutput.render(report, verb: "decrypted", options: global, seconds: seconds)
+            if status != .ok { throw CommandFailure(status: status) }
+        }
+    }
+
+    struct Cat: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a CryptoFile's plaintext to stdout, after checking its tag.",
+            discussion: "Nothing is printed for a tampered file: the whole file is authenticated first."
+        )
+
+        @Argument(help: "The encrypted file.", completion: .file())
+        var file: String
+
+        @Option(name: .long, help: "Manifest holding the file's key.", completion: .file())
+        var manifest: String?
+
+        @Option(name: .customLong("args-file"), help: "A CryptoFileArgs JSON file.", completion: .file())
+        var argsFile: String?
+
+        func validate() throws {
+            if (manifest == nil) == (argsFile == nil) { throw ValidationError("give exactly one of --manifest and --args-file") }
+        }
+
+        func run() throws {
+            let args = try ArgsFile.resolve(file: file, manifest: manifest, argsFile: argsFile)
+            try CryptoFile.decrypt(file: Path.absolute(file), toDescriptor: ConsoleOutput.standardOutput.descriptor, args: args)
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check CryptoFile tags without writing anything.",
+            discussion: "With --manifest and no paths, every entry of the manifest is checked."
+        )
+
+        @Argument(help: "Encrypted files and folders (default with --manifest: all its entries).", completion: .file())
+        var paths: [String] = []
+
+        @Option(name: .long, help: "Manifest holding the keys.", completion: .file())
+        var manifest: String?
+
+        @Option(name: .customLong("args-file"), help: "A CryptoFileArgs JSON file, for one file.", completion: .file())
+        var argsFile: String?
+
+        @OptionGroup var jobs: JobsOption
+        @OptionGroup var global: GlobalOptions
+
+        func validate() throws {
+            if (manifest == nil) == (argsFile == nil) { throw ValidationError("give exactly one of --manifest and --args-file") }
+            if argsFile != nil, paths.count != 1 { throw ValidationError("--args-file verifies exactly one file") }
+        }
+
+        func run() throws {
+            let (report, seconds): (BatchReport, Double)
+            if let argsFile {
+                let args = try ArgsFile.load(argsFile)
+                (report, seconds) = timed { BatchReport(items: [CryptoFileBatch.verifyOne(Path.absolute(paths[0]), args: args)], recoveredFromInterruptedRun: 0) }
+            } else {
+                let batch = CryptoFileBatch(manifestPath: manifest!, jobs: jobs.jobs)
+                (report, seconds) = try timed { try batch.verify(paths) }
+            }
+            let status = BatchOutput.render(report, verb: "verified", options: global, seconds: seconds)
+            if status != .ok { throw CommandFailure(status: status) }
+        }
+    }
+}
+
+/// Reading CryptoFileArgs from `--args-file` or a manifest entry.
+enum ArgsFile {
+    static func load(_ path: String) throws -> CryptoFileArgs {
+        let bytes = try FileBytes.read(path, limit: 64 * 1024)
+        do {
+            return try JSONDecoder().decode(CryptoFileArgs.self, from: Data(bytes))
+        } catch let error as CryptoFileError {
+            throw UsageError("args file '\(path)': \(error)")
+        } catch {
+            throw UsageError("args file '\(path)' is not a CryptoFileArgs JSON object {\"fileKey\": …, \"fileNonce\": …}")
+        }
+    }
+
+    static func resolve(file: String, manifest: String?, argsFile: String?) throws -> CryptoFileArgs {
+        if let argsFile { return try load(argsFile) }
+        let m = try CryptoFileManifest.load(manifest!)
+        guard let args = m.args(for: Path.absolute(file)) else {
+            throw UsageError("'\(file)' is not listed with a key in the manifest \(m.path)")
+        }
+        return args
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import SXCore
+import SXTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("AtomicFileWriter")
+struct AtomicFileWriterTests {
+    @Test func commitReplacesContentAndLeavesNoTempFile() throws {
+        let tmp = try TempFolder()
+        let path = try tmp.writeText("out.bin", "old content")
+        let writer = try AtomicFileWriter(destination: path)
+        #expect(Path.parent(writer.tempPath) == tmp.root, "the temp file sits beside the destination")
+        #expect(Path.basename(writer.tempPath).hasPrefix(".sxkit-tmp-out.bin."))
+        try writer.write(Array("new ".utf8))
+        try writer.write(Array("content".utf8))
+        #expect(writer.bytesWritten == 11)
+        #expect(try tmp.read("out.bin") == Array("old content".utf8), "nothing is visible before commit")
+        try writer.commit()
+        #expect(try tmp.read("out.bin") == Array("new content".utf8))
+        #expect(try atomicTempLeftovers(in: tmp.root).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: writer.tempPath))
+    }
+
+    @Test func commitCreatesANewFile() throws {
+        let tmp = try TempFolder()
+        let path = tmp.root + "/fresh"
+        let writer = try AtomicFileWriter(destination: path)
+        try writer.write([1, 2, 3])
+        try writer.commit()
+        #expect(try tmp.read("fresh") == [1, 2, 3])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.root) == ["fresh"])
+    }
+
+    @Test func abortLeavesTheDestinationUntouchedAndRemovesTheTemp() throws {
+        let tmp = try TempFolder()
+        let path = try tmp.writeText("keep.txt", "original")
+        let writer = try AtomicFileWriter(destination: path)
+        try writer.write(Array("replacement".utf8))
+        #expect(FileManager.default.fileExists(atPath: writer.tempPath))
+        writer.abort()
+        writer.abort()   // a second abort is harmless
+        #expect(try tmp.read("keep.txt") == Array("original".utf8))
+        #expect(!FileManager.default.fileExists(atPath: writer.tempPath))
+        #expect(try atomicTempLeftovers(in: tmp.root).isEmpty)
+    }
+
+    @Test func releasingWithoutCommitRemovesTheTemp() throws {
+        let tmp = try TempFolder()
+        let path = try tmp.writeText("keep.txt", "original")
+        var writer: AtomicFileWriter? = try AtomicFileWriter(destination: path)
+        try writer?.write(Array("half-written".utf8))
+        let tempPath = try #require(writer?.tempPath)
+        #expect(FileManager.default.fileExists(atPath: tempPath))
+        writer = nil
+        #expect(!FileManager.default.fileExists(atPath: tempPath))
+        #expect(try tmp.read("keep.txt") == Array("original".utf8))
+        #expect(try atomicTempLeftovers(in: tmp.root).isEmpty)
+    }
+
+    @Test func mode0600IsHonouredWhileWritingAndAfterCommit() throws {
+        let tmp = try TempFolder()
+        let path = tmp.root + "/key"
+        let writer = try AtomicFileWriter(destination: path, mode: 0o600)
+        #expect(try permissionBits(writer.tempPath) == 0o600)
+        try writer.write([0xAA])
+        try writer.commit()
+        #expect(try permissionBits(path) == 0o600)
+    }
+
+    @Test func replacingKeepsTheWriterModeNotTheOldFileMode() throws {
+        let tmp = try TempFolder()
+        let path = try tmp.writeText("key", "old")
+        #expect(chmod(path, 0o666) == 0)
+        try AtomicFileWriter.write([1], to: path, mode: 0o600)
+        #expect(try permissionBits(path) == 0o600)
+    }
+
+    @Test func defaultModeIs0644MinusTheUmask() throws {
+        let tmp = try TempFolder()
+        let path = tmp.root + "/plain"
+        try AtomicFileWriter.write([1], to: path)
+        #expect(try permissionBits(path) == 0o644 & ~processUmask())
+        try AtomicFileWriter.write([1], to: path, mode: 0o640)
+        #expect(try permissionBits(path) == 0o640 & ~processUmask())
+    }
+
+    @Test func staticWriteReplacesAtomically() throws {
+        let tmp = try TempFolder()
+        let path = try tmp.writeText("doc.json", "{\"old\":true}")
+        let bytes = [UInt8]((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try AtomicFileWriter.write(bytes, to: path, mode: 0o600)
+        #expect(try tmp.read("doc.json") == bytes)
+        #expect(try permissionBits(path) == 0o600)
+        #expect(try atomicTempLeftovers(in: tmp.root).isEmpty)
+    }
+
+    @Test func staticWriteOfNothingGivesAnEmptyFile() throws {
+        let tmp = try TempFolder()
+        let path = try tmp.writeText("x", "something")
+        try AtomicFileWriter.write([], to: path)
+        #expect(try tmp.read("x").isEmpty)
+    }
+
+    @Test func longDestinationNamesStillGetATempFile() throws {
+        let tmp = try TempFolder()
+        let name = String(repeating: "n", count: 200)
+        try AtomicFileWriter.write([7], to: tmp.root + "/" + name)
+        #expect(try tmp.read(name) == [7])
+    }
+
+    @Test func folderThatDoesNotExistIsAFileSystemError() throws {
+        let tmp = try TempFolder()
+        let folder = tmp.root + "/no/such/folder"
+        let error = #expect(throws: FileSystemError.self) {
+            try AtomicFileWriter.write([1], to: folder + "/file")
+        }
+        #expect(error?.path == folder)
+        #expect(error?.code == ENOENT)
+        #expect(error?.isNoSpace == false)
+        #expect(error?.description.contains(folder) == true)
+    }
+
+    @Test func folderWithoutWritePermissionIsAFileSystemError() throws {
+        // Root ignores permission bits; the missing-folder test above covers the same path for root.
+        guard getuid() != 0 else { return }
+        let tmp = try TempFolder()
+        let folder = try tmp.makeFolder("locked")
+        #expect(chmod(folder, 0o500) == 0)
+        let error = #expect(throws: FileSystemError.self) { try AtomicFileWriter.write([1], to: folder + "/file") }
+        #expect(error?.code == EACCES)
+    }
+
+    @Test func destinationThatIsAFolderFailsOnPublishAndCleansUp() throws {
+        let tmp = try TempFolder()
+        let folder = try tmp.makeFolder("taken")
+        try tmp.writeText("taken/inside", "kept")
+        let error = #expect(throws: FileSystemError.self) { try AtomicFileWriter.write([1, 2], to: folder) }
+        #expect(error?.path == folder)
+        #expect(error?.operation == "replace")
+        #expect(try tmp.read("taken/inside") == Array("kept".utf8))
+        #expect(try atomicTempLeftovers(in: tmp.root).isEmpty)
+    }
+
+    @Test func finishThenPublishIsTheSameAsCommit() throws {
+        let tmp = try TempFolder()
+        let path = try tmp.writeText("batch", "old")
+        let writer = try AtomicFileWriter(destination: path)
+        try writer.write(Array("new".utf8))
+        try writer.finishWriting(flush: false)
+        #expect(try tmp.read("batch") == Array("old".utf8))
+        try POSIXFile.syncFileSystem(containing: tmp.root)
+        try writer.publish(flushFolder: false)
+        #expect(try tmp.read("batch") == Array("new".utf8))
+        #expect(try atomicTempLeftovers(in: tmp.root).isEmpty)
+    }
+}
+
+/// A real full file system: a 64 KiB tmpfs. Needs permission to mount; without it there is nothing
+/// to test and the test returns early.
+@Suite("AtomicFileWriter on a full file system", .serialized)
+struct AtomicFileWriterFullDiskTests {
+    private static func run(_ tool: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    @Test func noSpaceLeftIsReportedAndTheDestinationIsUntouched() throws {
+        let tmp = try TempFolder("sxkit-fulldisk")
+        let mountPoint = try tmp.makeFolder("small")
+        guard Self.run("/usr/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", mountPoint]) else { return }
+        defer { _ = Self.run("/usr/bin/umount", [mountPoint]) }
+
+        let path = Path.join(mountPoint, "file.bin")
+        try AtomicFileWriter.write(Array("precious".utf8), to: path)
+        let big = [UInt8](repeating: 0x5A, count: 1 << 20)
+
+        let error = #expect(throws: FileSystemError.self) { try AtomicFileWriter.write(big, to: path) }
+        #expect(error?.isNoSpace == true)
+        #expect(error?.code == ENOSPC)
+        #expect(error?.path == path)
+        #expect(error?.description.contains("free some space") == true)
+        #expect(try FileBytes.read(path, limit: 1024) == Array("precious".utf8))
+        #expect(try atomicTempLeftovers(in: mountPoint).isEmpty, "the failed temp file must not keep eating the space")
+
+        // The space is back: a small write succeeds afterwards.
+        try AtomicFileWriter.write(Array("after".utf8), to: path)
+        #expect(try FileBytes.read(path, limit: 1024) == Array("after".utf8))
+    }
+}

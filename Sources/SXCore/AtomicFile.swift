@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -90,10 +91,15 @@ public final class AtomicFileWriter: @unchecked Sendable {
         unlink(tempPath)
     }
 
+    /// The process umask, read without changing it (umask(2) can only be read by setting it,
+    /// which would race with other threads creating files).
     private func currentUmask() -> mode_t {
-        let old = umask(0o022)
-        umask(old)
-        return old
+        if let status = try? FileBytes.read("/proc/self/status", limit: 1 << 16),
+           let line = String(decoding: status, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+           let value = mode_t(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) {
+            return value
+        }
+        return 0o022
     }
 }
 

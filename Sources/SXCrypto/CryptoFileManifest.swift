@@ -63,20 +63,23 @@ public struct CryptoFileManifest: Sendable {
         Path.relative(absolutePath, inside: folder) ?? absolutePath
     }
 
-    public func encoded() throws -> [UInt8] {
-        let raw = allEntries.map { e in
-            RawEntry(filePath: storedPath(e.path), cryptoArgs: e.args.map {
-                RawArgs(fileKey: $0.key.withUnsafeBytes { Base64URL.encode($0) }, fileNonce: Base64URL.encode($0.nonce))
-            })
+    /// One entry a line, fields in the order of FORMATS §5 (`filePath`, then `cryptoArgs` with
+    /// `fileKey`, `fileNonce`). Written by hand: Foundation's encoder does not keep key order.
+    public func encoded() -> [UInt8] {
+        let lines = allEntries.map { e -> String in
+            var line = "  {\"filePath\": \(JSONText.quote(storedPath(e.path)))"
+            if let a = e.args {
+                let key = a.key.withUnsafeBytes { Base64URL.encode($0) }
+                line += ", \"cryptoArgs\": {\"fileKey\": \"\(key)\", \"fileNonce\": \"\(Base64URL.encode(a.nonce))\"}"
+            }
+            return line + "}"
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
-        return Array(try encoder.encode(raw)) + [0x0A]
+        return Array(("[\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + "]\n").utf8)
     }
 
     /// Atomic, durable, 0600.
     public func save() throws {
-        try AtomicFileWriter.write(try encoded(), to: path, mode: 0o600)
+        try AtomicFileWriter.write(encoded(), to: path, mode: 0o600)
     }
 
     struct RawArgs: Codable { var fileKey: String; var fileNonce: String }

@@ -20,7 +20,10 @@ enum BatchOutput {
         for item in report.items {
             switch item.status {
             case .failed:
-                ConsoleOutput.standardError.writeLine("failed   \(item.source): \(item.message ?? "unknown error")")
+                var reason = item.message ?? "unknown error"
+                // Library errors name their path; do not print it twice.
+                if reason.hasPrefix("'\(item.source)': ") { reason.removeFirst(item.source.count + 4) }
+                ConsoleOutput.standardError.writeLine("failed   \(item.source): \(reason)")
             case .skipped where !options.quiet:
                 out.writeLine("skipped  \(item.source): \(item.message ?? "")")
             case .done where options.verbose:

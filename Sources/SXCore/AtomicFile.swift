@@ -30,7 +30,7 @@ public final class AtomicFileWriter: @unchecked Sendable {
         tempPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
         self.fd = fd
         // mkostemp creates 0600; widen only when asked, never through the umask-less path.
-        if mode != 0o600, fchmod(fd, mode & ~currentUmask()) != 0 {
+        if mode != 0o600, fchmod(fd, mode & ~Self.processUmask) != 0 {
             let code = errno
             close(fd)
             unlink(tempPath)
@@ -93,7 +93,9 @@ public final class AtomicFileWriter: @unchecked Sendable {
 
     /// The process umask, read without changing it (umask(2) can only be read by setting it,
     /// which would race with other threads creating files).
-    private func currentUmask() -> mode_t {
+    private static let processUmask: mode_t = currentUmask()
+
+    private static func currentUmask() -> mode_t {
         if let status = try? FileBytes.read("/proc/self/status", limit: 1 << 16),
            let line = String(decoding: status, as: UTF8.self).split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
            let value = mode_t(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) {

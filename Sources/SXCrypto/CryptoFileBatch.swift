@@ -53,8 +53,11 @@ public struct CryptoFileBatch: Sendable {
     public var manifestPath: String
     public var jobs: Int
     public var progress: ProgressTracker?
-    /// Files per group: bounds the journal and the number of temp files alive at once.
-    public var groupSize = 256
+    /// A group ends at this many files or bytes, whichever comes first. Bigger groups amortise the
+    /// serial steps (journal fsync, renames, manifest rewrite); the bounds cap the temp files
+    /// alive at once and the work a kill can leave in flight.
+    public var groupFiles = 2048
+    public var groupBytes: Int64 = 512 << 20
 
     public init(manifestPath: String, jobs: Int = ParallelWork.defaultJobs, progress: ProgressTracker? = nil) {
         self.manifestPath = Path.absolute(manifestPath)
@@ -94,8 +97,7 @@ public struct CryptoFileBatch: Sendable {
         }
         progress?.setTotals(items: work.count, bytes: work.reduce(0) { $0 + $1.file.size })
 
-        for start in stride(from: 0, to: work.count, by: groupSize) {
-            let group = Array(work[start..<min(start + groupSize, work.count)])
+        for group in groups(work) {
             try journal.append(group.map {
                 ManifestJournal.Record(op: .encrypt, filePath: $0.target, cryptoArgs: Self.raw($0.args), sourceSize: $0.file.size)
             })
@@ -132,8 +134,7 @@ public struct CryptoFileBatch: Sendable {
         }
         progress?.setTotals(items: work.count, bytes: work.reduce(0) { $0 + $1.file.size })
 
-        for start in stride(from: 0, to: work.count, by: groupSize) {
-            let group = Array(work[start..<min(start + groupSize, work.count)])
+        for group in groups(work) {
             if destination == .inPlace {
                 try journal.append(group.map {
                     ManifestJournal.Record(op: .decrypt, filePath: $0.target, cryptoArgs: Self.raw($0.args), sourceSize: $0.file.size)
@@ -205,6 +206,23 @@ public struct CryptoFileBatch: Sendable {
 
     // MARK: machinery
 
+    func groups(_ work: [Job]) -> [[Job]] {
+        var result: [[Job]] = []
+        var current: [Job] = []
+        var bytes: Int64 = 0
+        for job in work {
+            if !current.isEmpty, current.count >= groupFiles || bytes + job.file.size > groupBytes {
+                result.append(current)
+                current = []
+                bytes = 0
+            }
+            current.append(job)
+            bytes += job.file.size
+        }
+        if !current.isEmpty { result.append(current) }
+        return result
+    }
+
     struct Job: Sendable {
         var file: InputFiles.File
         var target: String
@@ -229,11 +247,16 @@ public struct CryptoFileBatch: Sendable {
                   transform: @escaping @Sendable (Job, AtomicFileWriter) throws -> Int64) -> [BatchItemResult] {
         let inPlace = destination == .inPlace
         let progress = self.progress
+        if !inPlace {
+            // Folders first, once each, rather than a createDirectory call per file.
+            for folder in Set(group.map { Path.parent($0.target) }) {
+                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
+        }
         let staged: [(AtomicFileWriter?, BatchItemResult)] = ParallelWork.map(count: group.count, jobs: jobs) { i in
             let job = group[i]
             defer { progress?.itemDone() }
             do {
-                if !inPlace { try FileManager.default.createDirectory(atPath: Path.parent(job.target), withIntermediateDirectories: true) }
                 let writer = try AtomicFileWriter(destination: job.target, mode: inPlace ? job.file.mode : 0o600)
                 do {
                     let bytes = try transform(job, writer)

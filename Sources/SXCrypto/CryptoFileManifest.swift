@@ -10,6 +10,8 @@ public struct CryptoFileManifest: Sendable {
         public var path: String
         /// Nil for a plaintext file (`cryptoArgs` absent).
         public var args: CryptoFileArgs?
+        /// The entry's JSON text, made once: a batch rewrites the manifest after every group.
+        fileprivate var json: String
     }
 
     /// Absolute path of the manifest file.
@@ -44,7 +46,7 @@ public struct CryptoFileManifest: Sendable {
                 }
             }
             let absolute = Path.absolute(r.filePath, relativeTo: manifest.folder)
-            manifest.entries[absolute] = Entry(path: absolute, args: args)
+            manifest.entries[absolute] = manifest.makeEntry(absolute, args)
         }
         return manifest
     }
@@ -53,7 +55,16 @@ public struct CryptoFileManifest: Sendable {
     public func args(for absolutePath: String) -> CryptoFileArgs? { entries[absolutePath]?.args }
 
     public mutating func set(_ absolutePath: String, args: CryptoFileArgs) {
-        entries[absolutePath] = Entry(path: absolutePath, args: args)
+        entries[absolutePath] = makeEntry(absolutePath, args)
+    }
+
+    private func makeEntry(_ absolutePath: String, _ args: CryptoFileArgs?) -> Entry {
+        var line = "  {\"filePath\": \(JSONText.quote(storedPath(absolutePath)))"
+        if let args {
+            let key = args.key.withUnsafeBytes { Base64URL.encode($0) }
+            line += ", \"cryptoArgs\": {\"fileKey\": \"\(key)\", \"fileNonce\": \"\(Base64URL.encode(args.nonce))\"}"
+        }
+        return Entry(path: absolutePath, args: args, json: line + "}")
     }
 
     public mutating func remove(_ absolutePath: String) { entries[absolutePath] = nil }
@@ -66,14 +77,7 @@ public struct CryptoFileManifest: Sendable {
     /// One entry a line, fields in the order of FORMATS §5 (`filePath`, then `cryptoArgs` with
     /// `fileKey`, `fileNonce`). Written by hand: Foundation's encoder does not keep key order.
     public func encoded() -> [UInt8] {
-        let lines = allEntries.map { e -> String in
-            var line = "  {\"filePath\": \(JSONText.quote(storedPath(e.path)))"
-            if let a = e.args {
-                let key = a.key.withUnsafeBytes { Base64URL.encode($0) }
-                line += ", \"cryptoArgs\": {\"fileKey\": \"\(key)\", \"fileNonce\": \"\(Base64URL.encode(a.nonce))\"}"
-            }
-            return line + "}"
-        }
+        let lines = allEntries.map(\.json)
         return Array(("[\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + "]\n").utf8)
     }
 

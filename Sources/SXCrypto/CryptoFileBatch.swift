@@ -80,10 +80,7 @@ public struct CryptoFileBatch: Sendable {
     public func encrypt(_ paths: [String], to destination: BatchDestination) throws -> BatchReport {
         let lock = try ManifestLock(manifestPath: manifestPath)
         defer { withExtendedLifetime(lock) {} }
-        var manifest = try CryptoFileManifest.load(manifestPath)
-        let recovered = try journal.recover(into: &manifest)
-        let (files, problems) = InputFiles.expand(paths, skipping: [manifestPath, journal.path])
-        var results = problems.map { BatchItemResult(source: $0.path, status: .failed, bytes: 0, message: $0.reason) }
+        var (manifest, recovered, files, results) = try start(paths)
 
         var work: [Job] = []
         for f in files {
@@ -120,10 +117,7 @@ public struct CryptoFileBatch: Sendable {
     public func decrypt(_ paths: [String], to destination: BatchDestination) throws -> BatchReport {
         let lock = try ManifestLock(manifestPath: manifestPath)
         defer { withExtendedLifetime(lock) {} }
-        var manifest = try CryptoFileManifest.load(manifestPath)
-        let recovered = try journal.recover(into: &manifest)
-        let (files, problems) = InputFiles.expand(paths, skipping: [manifestPath, journal.path])
-        var results = problems.map { BatchItemResult(source: $0.path, status: .failed, bytes: 0, message: $0.reason) }
+        var (manifest, recovered, files, results) = try start(paths)
         var work: [Job] = []
         for f in files {
             guard let args = manifest.args(for: f.path) else {
@@ -205,6 +199,16 @@ public struct CryptoFileBatch: Sendable {
     }
 
     // MARK: machinery
+
+    /// The common start of a batch (called under the manifest lock): load the manifest, settle an
+    /// interrupted run, expand the inputs; problems with inputs become failed items.
+    private func start(_ paths: [String]) throws -> (CryptoFileManifest, Int, [InputFiles.File], [BatchItemResult]) {
+        var manifest = try CryptoFileManifest.load(manifestPath)
+        let recovered = try journal.recover(into: &manifest)
+        let (files, problems) = InputFiles.expand(paths, skipping: [manifestPath, journal.path])
+        let results = problems.map { BatchItemResult(source: $0.path, status: .failed, bytes: 0, message: $0.reason) }
+        return (manifest, recovered, files, results)
+    }
 
     func groups(_ work: [Job]) -> [[Job]] {
         var result: [[Job]] = []

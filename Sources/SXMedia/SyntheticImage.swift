@@ -1,3 +1,4 @@
+import SXCore
 /// Deterministic, photo-like test images, encoded by libvips: smooth colour gradients, a soft
 /// diagonal wave and a little Gaussian noise. The same arguments give the same bytes, in any process;
 /// a different seed gives different bytes.
@@ -64,19 +65,13 @@ public enum SyntheticImage {
     }
 }
 
-/// SplitMix64: a tiny, fixed, platform-independent stream of numbers derived from a seed.
+/// Seeded numbers for the generated images.
 private struct SeedMixer {
-    private var state: UInt64
+    private var stream: SplitMix64
 
-    init(_ seed: Int) { state = UInt64(bitPattern: Int64(seed)) ^ 0x5358_4B49_545F_494D }
+    init(_ seed: Int) { stream = SplitMix64(seed: UInt64(bitPattern: Int64(seed)) ^ 0x5358_4B49_545F_494D) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { stream.next() }
 
     /// A value in `low..<high`.
     mutating func unit(_ low: Double, _ high: Double) -> Double {

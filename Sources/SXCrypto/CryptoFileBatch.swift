@@ -246,10 +246,12 @@ public struct CryptoFileBatch: Sendable {
 
     /// Transforms a group into temp files in parallel, flushes them, then publishes them.
     /// In place, each temp is fsync'd before its rename (the original is about to go away); into a
-    /// folder, one file-system flush covers the whole group before anything is published.
+    /// folder, one file-system flush covers a large group before anything is published (a small
+    /// group is cheaper to fsync file by file than to flush the whole file system).
     func runGroup(_ group: [Job], destination: BatchDestination,
                   transform: @escaping @Sendable (Job, AtomicFileWriter) throws -> Int64) -> [BatchItemResult] {
         let inPlace = destination == .inPlace
+        let flushEach = inPlace || group.count <= 16
         let progress = self.progress
         if !inPlace {
             // Folders first, once each, rather than a createDirectory call per file.
@@ -264,7 +266,7 @@ public struct CryptoFileBatch: Sendable {
                 let writer = try AtomicFileWriter(destination: job.target, mode: inPlace ? job.file.mode : 0o600)
                 do {
                     let bytes = try transform(job, writer)
-                    try writer.finishWriting(flush: inPlace)
+                    try writer.finishWriting(flush: flushEach)
                     return (writer, BatchItemResult(source: job.file.path, destination: job.target, status: .done, bytes: bytes))
                 } catch {
                     writer.abort()
@@ -275,7 +277,7 @@ public struct CryptoFileBatch: Sendable {
             }
         }
         var results = staged.map(\.1)
-        if !inPlace, let first = staged.first(where: { $0.0 != nil })?.0 {
+        if !flushEach, let first = staged.first(where: { $0.0 != nil })?.0 {
             do { try POSIXFile.syncFileSystem(containing: Path.parent(first.destination)) } catch {
                 for (i, s) in staged.enumerated() where s.0 != nil {
                     s.0!.abort()

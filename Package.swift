@@ -41,6 +41,7 @@ let package = Package(
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXMediaTests", dependencies: ["SXMedia", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXSample", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXDatabaseTests", dependencies: ["SXDatabase", "SXCore", "SXTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

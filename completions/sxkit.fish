@@ -112,7 +112,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit files decrypt" -ge 1' -F
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" manifest' -l 'manifest' -d 'Manifest holding the files\' keys.' -rF
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" args-file' -l 'args-file' -d 'A CryptoFileArgs JSON file ({"fileKey", "fileNonce"}) for a single file.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" args-file' -l 'args-file' -d 'A CryptoFileArgs JSON file ({"fileKey", "fileNonce"}), for a single file.' -rF
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" o output' -s 'o' -l 'output' -d 'Write results below this folder, keeping the inputs.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" in-place' -l 'in-place' -d 'Replace each file (crash-safe: a killed run is finished by the next one).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" j jobs' -s 'j' -l 'jobs' -d 'Files processed at once (default: the number of cores).' -rfka ''
@@ -121,12 +121,12 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" v verbose' -s 'v' -l 'verbose' -d 'Print every item, not only failures and the summary.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit files cat" -eq 1' -F
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files cat" manifest' -l 'manifest' -d 'Manifest holding the file\'s key.' -rF
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files cat" args-file' -l 'args-file' -d 'A CryptoFileArgs JSON file.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files cat" manifest' -l 'manifest' -d 'Manifest holding the files\' keys.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files cat" args-file' -l 'args-file' -d 'A CryptoFileArgs JSON file ({"fileKey", "fileNonce"}), for a single file.' -rF
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files cat" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit files verify" -ge 1' -F
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" manifest' -l 'manifest' -d 'Manifest holding the keys.' -rF
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" args-file' -l 'args-file' -d 'A CryptoFileArgs JSON file, for one file.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" manifest' -l 'manifest' -d 'Manifest holding the files\' keys.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" args-file' -l 'args-file' -d 'A CryptoFileArgs JSON file ({"fileKey", "fileNonce"}), for a single file.' -rF
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" j jobs' -s 'j' -l 'jobs' -d 'Files processed at once (default: the number of cores).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" q quiet' -s 'q' -l 'quiet' -d 'Print only errors.'

@@ -26,6 +26,19 @@ struct DestinationOptions: ParsableArguments {
     var destination: BatchDestination { inPlace ? .inPlace : .folder(output!) }
 }
 
+/// Where a file's key comes from: a manifest, or one CryptoFileArgs JSON file.
+struct KeySourceOptions: ParsableArguments {
+    @Option(name: .long, help: "Manifest holding the files' keys.", completion: .file())
+    var manifest: String?
+
+    @Option(name: .customLong("args-file"), help: "A CryptoFileArgs JSON file ({\"fileKey\", \"fileNonce\"}), for a single file.", completion: .file())
+    var argsFile: String?
+
+    func validate() throws {
+        if (manifest == nil) == (argsFile == nil) { throw ValidationError("give exactly one of --manifest and --args-file") }
+    }
+}
+
 extension FilesCommand {
     struct Encrypt: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -74,33 +87,28 @@ extension FilesCommand {
         @Argument(help: "Encrypted files and folders.", completion: .file())
         var paths: [String]
 
-        @Option(name: .long, help: "Manifest holding the files' keys.", completion: .file())
-        var manifest: String?
-
-        @Option(name: .customLong("args-file"), help: "A CryptoFileArgs JSON file ({\"fileKey\", \"fileNonce\"}) for a single file.", completion: .file())
-        var argsFile: String?
+        @OptionGroup var keys: KeySourceOptions
 
         @OptionGroup var destination: DestinationOptions
         @OptionGroup var jobs: JobsOption
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
-            if (manifest == nil) == (argsFile == nil) { throw ValidationError("give exactly one of --manifest and --args-file") }
-            if argsFile != nil, paths.count != 1 { throw ValidationError("--args-file decrypts exactly one file") }
+            if keys.argsFile != nil, paths.count != 1 { throw ValidationError("--args-file decrypts exactly one file") }
         }
 
         func run() throws {
             let tracker = ProgressTracker(label: "decrypt")
             let ticker = global.startProgress(tracker)
             let (report, seconds): (BatchReport, Double)
-            if let argsFile {
+            if let argsFile = keys.argsFile {
                 let args = try ArgsFile.load(argsFile)
                 (report, seconds) = try timed {
                     BatchReport(items: [try CryptoFileBatch.decryptOne(paths[0], args: args, to: destination.destination, progress: tracker)],
                                 recoveredFromInterruptedRun: 0)
                 }
             } else {
-                let batch = CryptoFileBatch(manifestPath: manifest!, jobs: jobs.jobs, progress: tracker)
+                let batch = CryptoFileBatch(manifestPath: keys.manifest!, jobs: jobs.jobs, progress: tracker)
                 (report, seconds) = try timed { try batch.decrypt(paths, to: destination.destination) }
             }
             ticker?.stop()
@@ -118,18 +126,10 @@ extension FilesCommand {
         @Argument(help: "The encrypted file.", completion: .file())
         var file: String
 
-        @Option(name: .long, help: "Manifest holding the file's key.", completion: .file())
-        var manifest: String?
-
-        @Option(name: .customLong("args-file"), help: "A CryptoFileArgs JSON file.", completion: .file())
-        var argsFile: String?
-
-        func validate() throws {
-            if (manifest == nil) == (argsFile == nil) { throw ValidationError("give exactly one of --manifest and --args-file") }
-        }
+        @OptionGroup var keys: KeySourceOptions
 
         func run() throws {
-            let args = try ArgsFile.resolve(file: file, manifest: manifest, argsFile: argsFile)
+            let args = try ArgsFile.resolve(file: file, manifest: keys.manifest, argsFile: keys.argsFile)
             try CryptoFile.decrypt(file: Path.absolute(file), toDescriptor: ConsoleOutput.standardOutput.descriptor, args: args)
         }
     }
@@ -143,27 +143,22 @@ extension FilesCommand {
         @Argument(help: "Encrypted files and folders (default with --manifest: all its entries).", completion: .file())
         var paths: [String] = []
 
-        @Option(name: .long, help: "Manifest holding the keys.", completion: .file())
-        var manifest: String?
-
-        @Option(name: .customLong("args-file"), help: "A CryptoFileArgs JSON file, for one file.", completion: .file())
-        var argsFile: String?
+        @OptionGroup var keys: KeySourceOptions
 
         @OptionGroup var jobs: JobsOption
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
-            if (manifest == nil) == (argsFile == nil) { throw ValidationError("give exactly one of --manifest and --args-file") }
-            if argsFile != nil, paths.count != 1 { throw ValidationError("--args-file verifies exactly one file") }
+            if keys.argsFile != nil, paths.count != 1 { throw ValidationError("--args-file verifies exactly one file") }
         }
 
         func run() throws {
             let (report, seconds): (BatchReport, Double)
-            if let argsFile {
+            if let argsFile = keys.argsFile {
                 let args = try ArgsFile.load(argsFile)
                 (report, seconds) = timed { BatchReport(items: [CryptoFileBatch.verifyOne(Path.absolute(paths[0]), args: args)], recoveredFromInterruptedRun: 0) }
             } else {
-                let batch = CryptoFileBatch(manifestPath: manifest!, jobs: jobs.jobs)
+                let batch = CryptoFileBatch(manifestPath: keys.manifest!, jobs: jobs.jobs)
                 (report, seconds) = try timed { try batch.verify(paths) }
             }
             let status = BatchOutput.render(report, verb: "verified", options: global, seconds: seconds)

@@ -43,6 +43,19 @@ enum BatchOutput {
         return status
     }
 
+    /// Runs a batch under a progress display (when `showsProgress`), prints its report, and ends
+    /// the command with exit status 3 when some items failed.
+    static func run(label: String, verb: String, options: GlobalOptions, showsProgress: Bool = true,
+                    _ work: (ProgressTracker) throws -> BatchReport) throws {
+        let tracker = ProgressTracker(label: label)
+        let ticker = showsProgress ? options.startProgress(tracker) : nil
+        let result = Result { try timed { try work(tracker) } }
+        ticker?.stop()
+        let (report, seconds) = try result.get()
+        let status = render(report, verb: verb, options: options, seconds: seconds)
+        if status != .ok { throw CommandFailure(status: status) }
+    }
+
     static func json(_ item: BatchItemResult) -> String {
         var fields = ["\"type\":\"file\"", "\"source\":\(JSONText.quote(item.source))"]
         if let d = item.destination { fields.append("\"destination\":\(JSONText.quote(d))") }

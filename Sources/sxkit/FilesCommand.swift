@@ -64,13 +64,9 @@ extension FilesCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
-            let tracker = ProgressTracker(label: "encrypt")
-            let ticker = global.startProgress(tracker)
-            let batch = CryptoFileBatch(manifestPath: manifest, jobs: jobs.jobs, progress: tracker)
-            let (report, seconds) = try timed { try batch.encrypt(paths, to: destination.destination) }
-            ticker?.stop()
-            let status = BatchOutput.render(report, verb: "encrypted", options: global, seconds: seconds)
-            if status != .ok { throw CommandFailure(status: status) }
+            try BatchOutput.run(label: "encrypt", verb: "encrypted", options: global) { tracker in
+                try CryptoFileBatch(manifestPath: manifest, jobs: jobs.jobs, progress: tracker).encrypt(paths, to: destination.destination)
+            }
         }
     }
 
@@ -98,22 +94,13 @@ extension FilesCommand {
         }
 
         func run() throws {
-            let tracker = ProgressTracker(label: "decrypt")
-            let ticker = global.startProgress(tracker)
-            let (report, seconds): (BatchReport, Double)
-            if let argsFile = keys.argsFile {
-                let args = try ArgsFile.load(argsFile)
-                (report, seconds) = try timed {
-                    BatchReport(items: [try CryptoFileBatch.decryptOne(paths[0], args: args, to: destination.destination, progress: tracker)],
-                                recoveredFromInterruptedRun: 0)
+            let args = try keys.argsFile.map { try ArgsFile.load($0) }
+            try BatchOutput.run(label: "decrypt", verb: "decrypted", options: global) { tracker in
+                if let args {
+                    return BatchReport(items: [try CryptoFileBatch.decryptOne(paths[0], args: args, to: destination.destination, progress: tracker)])
                 }
-            } else {
-                let batch = CryptoFileBatch(manifestPath: keys.manifest!, jobs: jobs.jobs, progress: tracker)
-                (report, seconds) = try timed { try batch.decrypt(paths, to: destination.destination) }
+                return try CryptoFileBatch(manifestPath: keys.manifest!, jobs: jobs.jobs, progress: tracker).decrypt(paths, to: destination.destination)
             }
-            ticker?.stop()
-            let status = BatchOutput.render(report, verb: "decrypted", options: global, seconds: seconds)
-            if status != .ok { throw CommandFailure(status: status) }
         }
     }
 
@@ -153,16 +140,11 @@ extension FilesCommand {
         }
 
         func run() throws {
-            let (report, seconds): (BatchReport, Double)
-            if let argsFile = keys.argsFile {
-                let args = try ArgsFile.load(argsFile)
-                (report, seconds) = timed { BatchReport(items: [CryptoFileBatch.verifyOne(Path.absolute(paths[0]), args: args)], recoveredFromInterruptedRun: 0) }
-            } else {
-                let batch = CryptoFileBatch(manifestPath: keys.manifest!, jobs: jobs.jobs)
-                (report, seconds) = try timed { try batch.verify(paths) }
+            let args = try keys.argsFile.map { try ArgsFile.load($0) }
+            try BatchOutput.run(label: "verify", verb: "verified", options: global, showsProgress: false) { _ in
+                if let args { return BatchReport(items: [CryptoFileBatch.verifyOne(Path.absolute(paths[0]), args: args)]) }
+                return try CryptoFileBatch(manifestPath: keys.manifest!, jobs: jobs.jobs).verify(paths)
             }
-            let status = BatchOutput.render(report, verb: "verified", options: global, seconds: seconds)
-            if status != .ok { throw CommandFailure(status: status) }
         }
     }
 }

@@ -1,0 +1,77 @@
+import Foundation
+import SXCore
+
+/// A way to read a database that changes nothing on disk (DESIGN: read-only means read-only).
+///
+/// Without a WAL (or with an empty one) the file itself is opened `immutable=1`: SQLite takes no
+/// locks and creates no `-wal`/`-shm`. With a non-empty WAL, immutable mode would silently ignore the
+/// un-checkpointed frames, so the database and its WAL are copied into a private 0700 folder and the
+/// copy is opened there; the originals are only read.
+public final class ReadOnlySnapshot: @unchecked Sendable {
+    /// The file to open.
+    public let databasePath: String
+    /// The mode to open it with.
+    public let mode: DatabaseConnection.Mode
+    /// True when `databasePath` is a private copy (the original had WAL frames).
+    public let isCopy: Bool
+    private let folder: String?
+
+    public init(of path: String, tempRoot: String? = nil) throws {
+        let wal = path + "-wal"
+        let walSize = POSIXFile.linkStatus(wal).map { Int64($0.st_size) } ?? 0
+        guard walSize > 0 else {
+            databasePath = path
+            mode = .immutable
+            isCopy = false
+            folder = nil
+            return
+        }
+        let root = tempRoot ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array(Path.join(root, "sxkit-snapshot-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw FileSystemError("create a private snapshot folder in", path: root)
+        }
+        let privateFolder = String(cString: made)
+        do {
+            let copy = Path.join(privateFolder, Path.basename(path))
+            try Self.copyFile(path, to: copy)
+            try Self.copyFile(wal, to: copy + "-wal")
+            databasePath = copy
+            // The copy is private, so SQLite may build its -shm there; read-only all the same.
+            mode = .readOnly
+            isCopy = true
+            folder = privateFolder
+        } catch {
+            try? FileManager.default.removeItem(atPath: privateFolder)
+            throw error
+        }
+    }
+
+    /// Deletes the private copy (a no-op when the original was opened directly).
+    public func remove() {
+        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    /// Linux's O_NOATIME (Glibc exports it only under _GNU_SOURCE).
+    static let noAccessTimeFlag: Int32 = 0o1000000
+
+    /// Copies bytes with plain reads (O_NOATIME where permitted, so even the access time of
+    /// evidence stays as it was).
+    static func copyFile(_ source: String, to destination: String) throws {
+        let input: Int32
+        if let fd = try? POSIXFile.open(source, flags: O_RDONLY | Self.noAccessTimeFlag) {
+            input = fd
+        } else {
+            input = try POSIXFile.open(source, flags: O_RDONLY)
+        }
+        defer { close(input) }
+        let output = try POSIXFile.open(destination, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
+        defer { close(output) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = try POSIXFile.read(input, into: &buffer, path: source)
+            if n == 0 { break }
+            try buffer.withUnsafeBytes { try POSIXFile.writeAll(output, UnsafeRawBufferPointer(rebasing: $0[0..<n]), path: destination) }
+        }
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `sxkit db …`: the chat and agent databases of a data directory, or one `--db` file.
+struct DatabaseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "db",
+        abstract: "Inspect the chat and agent databases, test or change their passphrase, and run migrations.",
+        subcommands: [DatabaseTestKeyCommand.self]
+    )
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import SXCore
+import SXDatabase
+
+/// `sxkit db test-key`: does the passphrase open both databases?
+struct DatabaseTestKeyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test-key",
+        abstract: "Test a passphrase on the chat and agent databases without changing anything.",
+        discussion: """
+        For each database says: key correct, wrong passphrase, not a database, not encrypted, or missing. \
+        Exit status 0 only when the passphrase opens every database.
+        """
+    )
+
+    @OptionGroup var selection: DatabaseSelectionOptions
+    @OptionGroup var passphrase: PassphraseOptions
+    @OptionGroup var options: GlobalOptions
+
+    func run() throws {
+        let set = selection.resolve()
+        let secret = try passphrase.resolve()
+        let results = set.targets.map { KeyTester.test($0, passphrase: secret) }
+        if options.json {
+            try JSONDocument.print(results)
+        } else if !options.quiet {
+            let width = results.map { $0.database.label.count }.max() ?? 0
+            for r in results {
+                let label = r.database.label.padding(toLength: width, withPad: " ", startingAt: 0)
+                ConsoleOutput.standardOutput.writeLine("\(label)  \(Self.word(r.outcome))  \(r.database.path): \(r.message)")
+            }
+        }
+        if results.contains(where: { $0.outcome != .correct }) { throw CommandFailure(status: .failed) }
+    }
+
+    static func word(_ outcome: KeyTestOutcome) -> String {
+        switch outcome {
+        case .correct: "OK              "
+        case .wrongPassphrase: "WRONG PASSPHRASE"
+        case .notADatabase: "NOT A DATABASE  "
+        case .notEncrypted: "NOT ENCRYPTED   "
+        case .missing: "MISSING         "
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import SXCore
+
+/// A migration list kept as files: `NAME.up.sql` and, optionally, `NAME.down.sql`, ordered by NAME
+/// (byte order, as SQLite orders the table).
+///
+/// Rules, chosen so that a typo cannot silently drop a migration:
+/// - every `*.sql` file must be `NAME.up.sql` or `NAME.down.sql` with a non-empty NAME, else error;
+/// - a `NAME.down.sql` without `NAME.up.sql` is an error;
+/// - a folder without any `NAME.up.sql` is an error;
+/// - files must be UTF-8 text of at most `maxFileSize` bytes; an empty file is allowed (a no-op step);
+/// - hidden entries (leading `.`), subfolders and files not ending in `.sql` (README, notes) are ignored.
+public enum MigrationFolder {
+    public static let upSuffix = ".up.sql"
+    public static let downSuffix = ".down.sql"
+    /// A migration is a schema change, not a data dump; anything larger is a wrong file.
+    public static let maxFileSize = 16 << 20
+
+    public static func load(_ folder: String) throws -> [Migration] {
+        let names = try entries(of: folder)
+        var ups: [String: String] = [:]
+        var downs: [String: String] = [:]
+        var unrecognised: [String] = []
+        for entry in names where !entry.hasPrefix(".") && entry.hasSuffix(".sql") {
+            let path = Path.join(folder, entry)
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            if entry.hasSuffix(upSuffix), entry.utf8.count > upSuffix.utf8.count {
+                ups[String(entry.dropLast(upSuffix.count))] = try text(of: path)
+            } else if entry.hasSuffix(downSuffix), entry.utf8.count > downSuffix.utf8.count {
+                downs[String(entry.dropLast(downSuffix.count))] = try text(of: path)
+            } else {
+                unrecognised.append(entry)
+            }
+        }
+        if !unrecognised.isEmpty {
+            throw MigrationFolderError.unrecognisedFiles(folder: folder, files: unrecognised.sorted(by: MigrationName.precedes))
+        }
+        let orphans = downs.keys.filter { ups[$0] == nil }.sorted(by: MigrationName.precedes)
+        if !orphans.isEmpty { throw MigrationFolderError.downWithoutUp(folder: folder, names: orphans) }
+        if ups.isEmpty { throw MigrationFolderError.noMigrations(folder: folder) }
+        return ups.keys.sorted(by: MigrationName.precedes).map { Migration(name: $0, up: ups[$0]!, down: downs[$0]) }
+    }
+
+    /// For a data directory: `folder/chat` and `folder/agent` hold the two lists; a missing subfolder
+    /// means that database keeps the built-in list. At least one must exist, and the folder itself
+    /// must hold no migration files (they would belong to neither database).
+    public static func loadPerRole(_ folder: String) throws -> [DatabaseRole: [Migration]] {
+        let names = try entries(of: folder)
+        if names.contains(where: { $0.hasSuffix(upSuffix) || $0.hasSuffix(downSuffix) }) {
+            throw MigrationFolderError.filesBesideRoleFolders(folder: folder)
+        }
+        var lists: [DatabaseRole: [Migration]] = [:]
+        for role in DatabaseRole.allCases {
+            var isFolder: ObjCBool = false
+            let sub = Path.join(folder, role.rawValue)
+            if FileManager.default.fileExists(atPath: sub, isDirectory: &isFolder), isFolder.boolValue {
+                lists[role] = try load(sub)
+            }
+        }
+        if lists.isEmpty { throw MigrationFolderError.noRoleFolders(folder: folder) }
+        return lists
+    }
+
+    private static func entries(of folder: String) throws -> [String] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
+            throw MigrationFolderError.notAFolder(folder: folder, reason: "it does not exist")
+        }
+        guard isFolder.boolValue else { throw MigrationFolderError.notAFolder(folder: folder, reason: "it is a file") }
+        do {
+            return try FileManager.default.contentsOfDirectory(atPath: folder)
+        } catch {
+            // FileManager's error loses errno; access(2) recovers the usual cause in plain words.
+            let reason = access(folder, R_OK | X_OK) != 0 ? String(cString: strerror(errno)) : "\(error)"
+            throw MigrationFolderError.notAFolder(folder: folder, reason: "it cannot be listed (\(reason))")
+        }
+    }
+
+    private static func text(of path: String) throws -> String {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path, limit: maxFileSize)
+        } catch {
+            throw MigrationFolderError.unreadable(path: path, reason: "\(error)")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw MigrationFolderError.unreadable(path: path, reason: "it is not UTF-8 text")
+        }
+        return text
+    }
+}
+
+/// A migration folder that cannot be used as a list.
+public enum MigrationFolderError: SXError, Equatable {
+    case notAFolder(folder: String, reason: String)
+    case unreadable(path: String, reason: String)
+    case noMigrations(folder: String)
+    case downWithoutUp(folder: String, names: [String])
+    case unrecognisedFiles(folder: String, files: [String])
+    case filesBesideRoleFolders(folder: String)
+    case noRoleFolders(folder: String)
+
+    public var exitStatus: ExitStatus { .usage }
+
+    public var description: String {
+        switch self {
+        case .notAFolder(let folder, let reason):
+            "the migrations folder '\(folder)' cannot be used: \(reason)"
+        case .unreadable(let path, let reason):
+            "cannot read the migration file '\(path)': \(reason)"
+        case .noMigrations(let folder):
+            "the migrations folder '\(folder)' holds no NAME.up.sql file"
+        case .downWithoutUp(let folder, let names):
+            "in '\(folder)', \(names.map { $0 + ".down.sql" }.joined(separator: ", ")) \(names.count == 1 ? "has" : "have") no matching NAME.up.sql; add it or remove the down file"
+        case .unrecognisedFiles(let folder, let files):
+            "in '\(folder)', \(files.joined(separator: ", ")) \(files.count == 1 ? "is" : "are") neither NAME.up.sql nor NAME.down.sql; rename or remove \(files.count == 1 ? "it" : "them")"
+        case .filesBesideRoleFolders(let folder):
+            "with a data directory, the migrations folder '\(folder)' must hold chat/ and/or agent/ subfolders, not migration files; use --db to migrate one database with a flat folder"
+        case .noRoleFolders(let folder):
+            "with a data directory, the migrations folder '\(folder)' must hold a chat/ or agent/ subfolder (a missing one keeps the built-in list)"
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import SXCore
+
+/// Brings a database's schema to an app's migration list (FORMATS §4).
+///
+/// `migrations` must be ordered by name (byte order), as the built-in lists and
+/// `MigrationFolder.load` are; the database's rows are compared with it in that order.
+public struct Migrator: Sendable {
+    public let migrations: [Migration]
+
+    public init(migrations: [Migration]) {
+        self.migrations = migrations
+    }
+
+    /// The built-in list for `role`.
+    public init(role: DatabaseRole) {
+        self.init(migrations: role.builtInMigrations)
+    }
+
+    /// What `migrate` would have to do; reads only.
+    public func plan(_ db: DatabaseConnection) throws -> MigrationPlan {
+        MigrationPlan.compare(app: migrations, database: try MigrationsTable.read(db).rows)
+    }
+
+    /// Migrates the database behind `db`, an open connection with its key applied (the caller applies
+    /// the chat-core settings it wants). Never throws: every outcome is a `DBMigrationResult`.
+    ///
+    /// Order: read the table and compare (no write); refuse what `confirmation` does not allow; copy
+    /// the database to the backup path when it holds anything; create or upgrade the table; run each
+    /// up in its own transaction then VACUUM, or each down in its own transaction, last first.
+    ///
+    /// A backup that cannot be written stops everything before the first change and is reported as
+    /// `unknown {json: {"backupError": sentence}}`, the one case FORMATS §5 leaves free-form.
+    public func migrate(db: DatabaseConnection, dbFile: String? = nil, confirmation: MigrationConfirmation,
+                        backup: MigrationBackupPolicy = .besideDatabase) -> MigrationOutcome {
+        let file = dbFile ?? db.path
+        var outcome = MigrationOutcome(dbFile: file)
+        let state: MigrationsTable.State
+        do {
+            state = try MigrationsTable.read(db)
+        } catch {
+            return failed(outcome, .errorSQL(dbFile: file, migrationSQLError: "cannot read the migrations table: \(error)"), "\(error)")
+        }
+        outcome.newDatabase = state.isNew
+        let plan = MigrationPlan.compare(app: migrations, database: state.rows)
+
+        if case .error(let mismatch) = plan {
+            return failed(outcome, .errorMigration(dbFile: file, migrationError: .migrationError(mtrError: mismatch)), nil)
+        }
+        if let work = plan.pendingWork, !(state.isNew || confirmation.allows(work)) {
+            return failed(outcome, .errorMigration(dbFile: file, migrationError: work), nil)
+        }
+        // Nothing to run and a current table: nothing is written, so nothing is backed up.
+        if plan == .nothing, !state.needsSetup || !state.exists { return outcome }
+
+        if state.holdsData, let path = backup.path(for: db.path), Self.isFile(db.path) {
+            do {
+                try DatabaseBackup.copy(db, to: path)
+                outcome.backupPath = path
+            } catch {
+                let sentence = "no migration was run, because the backup copy to '\(path)' failed: \(error)"
+                return failed(outcome, .unknown(json: .object(["backupError": .string(sentence)])), sentence)
+            }
+        }
+        do {
+            if state.needsSetup {
+                try MigrationsTable.ensure(db)
+                outcome.tableUpgraded = true
+            }
+        } catch {
+            return failed(outcome, .errorSQL(dbFile: file, migrationSQLError: "cannot create or upgrade the migrations table: \(error)"), "\(error)")
+        }
+
+        switch plan {
+        case .up(let ups):
+            for migration in ups {
+                do {
+                    try runUp(migration, on: db)
+                } catch {
+                    return failed(outcome, .errorSQL(dbFile: file, migrationSQLError: "up migration \(migration.name) failed and was rolled back: \(error)"), "\(error)")
+                }
+                outcome.applied.append(migration.name)
+            }
+            do {
+                try db.execute("VACUUM")
+            } catch {
+                return failed(outcome, .errorSQL(dbFile: file, migrationSQLError: "the up migrations were applied, but VACUUM after them failed: \(error)"), "\(error)")
+            }
+        case .down(let downs):
+            for migration in downs.reversed() {
+                do {
+                    try runDown(migration, on: db)
+                } catch {
+                    return failed(outcome, .errorSQL(dbFile: file, migrationSQLError: "down migration \(migration.name) failed and was rolled back: \(error)"), "\(error)")
+                }
+                outcome.reverted.append(migration.name)
+            }
+        case .nothing, .error:
+            break
+        }
+        return outcome
+    }
+
+    /// Opens `path` for writing with `passphrase` (SQLCipher 4, else 3; empty = plaintext), applies
+    /// the chat-core settings, and migrates it. A missing file, a wrong passphrase and a file that
+    /// is not a database are `errorNotADatabase`, with `detail` saying which.
+    public func migrate(file path: String, passphrase: SecretBytes, confirmation: MigrationConfirmation,
+                        backup: MigrationBackupPolicy = .besideDatabase) -> MigrationOutcome {
+        let outcome = MigrationOutcome(dbFile: path)
+        if (try? DatabaseFileKind.classify(path: path)) == .missing {
+            return failed(outcome, .errorNotADatabase(dbFile: path), "there is no file at '\(path)'")
+        }
+        let db: DatabaseConnection
+        do {
+            (db, _) = try DatabaseOpener.open(path, passphrase: passphrase, mode: .readWrite)
+            try db.busyTimeout(ms: 5000)
+            let empty = try db.scalarInt("SELECT count(*) FROM sqlite_master") == 0
+            try db.applyChatCoreSettings(newDatabase: empty)
+        } catch {
+            return failed(outcome, .errorNotADatabase(dbFile: path), "\(error)")
+        }
+        return migrate(db: db, dbFile: path, confirmation: confirmation, backup: backup)
+    }
+
+    /// Like `migrate(file:…)`, with the mode given by name as FORMATS §4 spells it; an unknown name
+    /// (or `console` without `ask`) is `invalidConfirmation` and nothing is opened.
+    public func migrate(file path: String, passphrase: SecretBytes, confirmationName: String,
+                        ask: ((MigrationError) -> Bool)? = nil,
+                        backup: MigrationBackupPolicy = .besideDatabase) -> MigrationOutcome {
+        guard let confirmation = MigrationConfirmation(name: confirmationName, ask: ask) else {
+            return failed(MigrationOutcome(dbFile: path), .invalidConfirmation,
+                          "'\(confirmationName)' is not a confirmation mode; use one of \(MigrationConfirmation.names.joined(separator: ", "))")
+        }
+        return migrate(file: path, passphrase: passphrase, confirmation: confirmation, backup: backup)
+    }
+
+    // MARK: Steps
+
+    /// One transaction: record the migration (with its down SQL, so it can be reverted by a later
+    /// app that no longer knows it), then run its SQL.
+    private func runUp(_ migration: Migration, on db: DatabaseConnection) throws {
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            do {
+                let insert = try db.prepare("INSERT INTO migrations (name, ts, down) VALUES (?1, strftime('%Y-%m-%d %H:%M:%f', 'now'), ?2)")
+                try insert.bind(migration.name, at: 1)
+                try insert.bind(migration.down.map(ColumnValue.text) ?? .null, at: 2)
+                try insert.step()
+            }
+            try db.execute(migration.up)
+            try db.execute("COMMIT")
+        } catch {
+            db.rollbackIfOpen()
+            throw error
+        }
+    }
+
+    /// One transaction: run the down SQL the database recorded, then forget the migration.
+    private func runDown(_ migration: AppliedMigration, on db: DatabaseConnection) throws {
+        try db.execute("BEGIN IMMEDIATE")
+        do {
+            try db.execute(migration.down ?? "")
+            do {
+                let delete = try db.prepare("DELETE FROM migrations WHERE name = ?1")
+                try delete.bind(migration.name, at: 1)
+                try delete.step()
+            }
+            try db.execute("COMMIT")
+        } catch {
+            db.rollbackIfOpen()
+            throw error
+        }
+    }
+
+    private func failed(_ outcome: MigrationOutcome, _ result: DBMigrationResult, _ detail: String?) -> MigrationOutcome {
+        var outcome = outcome
+        outcome.result = result
+        outcome.detail = detail
+        return outcome
+    }
+
+    /// In-memory and temporary databases have no file to copy.
+    private static func isFile(_ path: String) -> Bool {
+        !path.isEmpty && path != ":memory:" && POSIXFile.linkStatus(path) != nil
+    }
+}

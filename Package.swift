@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "SXArchive", dependencies: ["SXCore", "CArchive"], swiftSettings: strict),
         .target(name: "SXMedia", dependencies: ["SXCore", "CVips"], swiftSettings: strict),
         // Sample data directories for the demo, tests and benchmarks.
-        .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXMedia"], swiftSettings: strict),
+        .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia"], swiftSettings: strict),
         .executableTarget(
             name: "sxkit",
             dependencies: [
@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXMediaTests", dependencies: ["SXMedia", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXSample", "SXTestSupport"], swiftSettings: strict),
-        .testTarget(name: "SXDatabaseTests", dependencies: ["SXDatabase", "SXCore", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXDatabaseTests", dependencies: ["SXDatabase", "SXCore", "SXSample", "SXTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

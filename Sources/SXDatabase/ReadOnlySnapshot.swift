@@ -58,12 +58,7 @@ public final class ReadOnlySnapshot: @unchecked Sendable {
     /// Copies bytes with plain reads (O_NOATIME where permitted, so even the access time of
     /// evidence stays as it was).
     static func copyFile(_ source: String, to destination: String) throws {
-        let input: Int32
-        if let fd = try? POSIXFile.open(source, flags: O_RDONLY | Self.noAccessTimeFlag) {
-            input = fd
-        } else {
-            input = try POSIXFile.open(source, flags: O_RDONLY)
-        }
+        let input = try WALFile.openForReading(source)
         defer { close(input) }
         let output = try POSIXFile.open(destination, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
         defer { close(output) }

@@ -1,28 +1,63 @@
 import Foundation
 import SXCore
 import SXCrypto
+import SXDatabase
 import SXMedia
 
 /// A realistic sample SimpleX data directory (desktop layout) for the demo, tests and benchmarks:
-/// a files folder with photos, screenshots and documents, a wallpapers folder and a temp folder.
-/// Deterministic for a given seed, so tests can compare hashes.
+/// the chat and agent databases (built by sxkit's migration lists, then filled), a files folder with
+/// photos, screenshots and documents — some CryptoFile-encrypted with their keys in the chat DB, some
+/// plaintext, some referenced but missing, one on disk but not referenced — a wallpapers folder and
+/// a temp folder. Deterministic for a given seed, so tests can compare hashes.
 public struct SampleDataDirectory: Sendable {
     public struct Options: Sendable {
         public var photos = 4
         public var documents = 4
         public var seed = 1
-        public init(photos: Int = 4, documents: Int = 4, seed: Int = 1) {
+        /// The databases' passphrase; empty makes plaintext databases.
+        public var passphrase: SecretBytes
+        /// Contacts and groups of the first user.
+        public var contacts = 12
+        public var groups = 3
+        /// Chat items written (beyond those that carry files).
+        public var chatItems = 400
+        /// Keep writing chat history until the chat DB is at least this big (benchmarks).
+        public var chatDatabaseBytes: Int64?
+        /// Leave the databases in WAL mode, as the app does.
+        public var walMode = true
+
+        public init(photos: Int = 4, documents: Int = 4, seed: Int = 1, passphrase: SecretBytes = SampleDataDirectory.defaultPassphrase,
+                    contacts: Int = 12, groups: Int = 3, chatItems: Int = 400, chatDatabaseBytes: Int64? = nil, walMode: Bool = true) {
             self.photos = photos
             self.documents = documents
             self.seed = seed
+            self.passphrase = passphrase
+            self.contacts = contacts
+            self.groups = groups
+            self.chatItems = chatItems
+            self.chatDatabaseBytes = chatDatabaseBytes
+            self.walMode = walMode
         }
     }
+
+    /// The passphrase of the sample databases unless another is chosen (it is a sample: printed by the demo).
+    public static let defaultPassphrase = SecretBytes(Array("correct horse battery staple".utf8))
+
+    /// Names (relative to the files folder) the chat DB references although they are not on disk.
+    public static let missingFiles = ["voice_0001.m4a", "video_0001.mp4"]
+    /// A file on disk that the chat DB does not reference.
+    public static let orphanFile = "orphan_download.bin"
 
     public struct SampleFile: Sendable, Equatable {
         /// Path relative to the files folder.
         public var name: String
+        /// Size and SHA-256 of the plaintext.
         public var size: Int64
         public var sha256: String
+        /// True when the file on disk is a CryptoFile (its key and nonce are in the chat DB).
+        public var encrypted = false
+        /// False for the orphan: on disk, not in the chat DB.
+        public var referenced = true
     }
 
     public let directory: DataDirectory
@@ -58,6 +93,34 @@ public struct SampleDataDirectory: Sendable {
         }
         try put("wallpaper_1.jpg", SyntheticImage.jpeg(width: 1080, height: 1920, seed: s + 7), in: dir.wallpapersFolder!)
         try put("download_part.tmp", Array(repeating: 0x2A, count: 4096), in: dir.primaryTempFolder)
+        made.sort { $0.name < $1.name }
+        var rows: [SampleDatabases.FileRow] = []
+        var rng = SplitMix64(seed: UInt64(s) &* 7 &+ 3)
+        for i in made.indices {
+            var args: CryptoFileArgs?
+            // Every third file is encrypted, as the app does for new files with "encrypt local files" on.
+            if i % 3 == 0 {
+                let key = (0..<CryptoFileArgs.keyLength).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                let nonce = (0..<CryptoFileArgs.nonceLength).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+                let fileArgs = try CryptoFileArgs(key: key, nonce: nonce)
+                let path = Path.join(filesFolder, made[i].name)
+                let writer = try AtomicFileWriter(destination: path, mode: 0o644)
+                _ = try CryptoFile.encrypt(file: path, to: writer, args: fileArgs)
+                try writer.commit()
+                made[i].encrypted = true
+                args = fileArgs
+            }
+            rows.append(.init(name: made[i].name, path: made[i].name, size: made[i].size, args: args))
+        }
+        for name in missingFiles {
+            rows.append(.init(name: name, path: name, size: 1_048_576, args: nil))
+        }
+        try put(orphanFile, document(99, seed: s))
+        if let i = made.firstIndex(where: { $0.name == orphanFile }) { made[i].referenced = false }
+        let databases = SampleDatabases(passphrase: options.passphrase, seed: s, contacts: options.contacts, groups: options.groups,
+                                        chatItems: options.chatItems, chatBytes: options.chatDatabaseBytes, walMode: options.walMode)
+        try databases.createChat(at: dir.chatDatabase, files: rows)
+        try databases.createAgent(at: dir.agentDatabase)
         return SampleDataDirectory(directory: dir, files: made.sorted { $0.name < $1.name })
     }
 

@@ -59,6 +59,8 @@ public struct DatabaseError: SXError, Equatable {
             return "\(lead): the passphrase is wrong (the file looks encrypted; if it was made by SQLCipher 3, it also needs cipher compatibility 3) (SQLITE_NOTADB)"
         case .encryptedOrNotDatabase(looksRandom: false)?:
             return "\(lead): the file is not a database (it is neither SQLite nor SQLCipher-encrypted) (SQLITE_NOTADB)"
+        case .notADatabase(let reason)?:
+            return "\(lead): the file is not a database: \(reason) (SQLITE_NOTADB)"
         case .empty?, .missing?, nil:
             return "\(lead): the passphrase is wrong or the file is not a database (SQLITE_NOTADB)"
         }

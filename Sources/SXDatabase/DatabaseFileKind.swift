@@ -15,6 +15,9 @@ public enum DatabaseFileKind: Equatable, Sendable {
     /// Anything else. SQLCipher files look random from the first byte (salt, then encrypted pages);
     /// a JPEG, a text file or a truncated file does not.
     case encryptedOrNotDatabase(looksRandom: Bool)
+    /// Certainly not a database, for a reason that can be named: another file format's signature, or
+    /// a size that is no whole number of pages (every SQLite/SQLCipher page size is a multiple of 512).
+    case notADatabase(reason: String)
 
     /// The 16-byte header of every plaintext SQLite database.
     public static let sqliteHeader: [UInt8] = Array("SQLite format 3".utf8) + [0]
@@ -36,14 +39,40 @@ public enum DatabaseFileKind: Equatable, Sendable {
         var sample = [UInt8](repeating: 0, count: sampleSize)
         let n = try POSIXFile.read(fd, into: &sample, path: path)
         sample.removeSubrange(n...)
-        return classify(prefix: sample)
+        let kind = classify(prefix: sample)
+        let size = Int64(st.st_size)
+        if case .encryptedOrNotDatabase(looksRandom: true) = kind, size % 512 != 0 {
+            return .notADatabase(reason: "its size (\(size) bytes) is not a whole number of database pages: it is truncated or not a database")
+        }
+        return kind
     }
+
+    /// Signatures of formats that are often misnamed or mistaken for a database. A SQLCipher file
+    /// starts with a random salt, so a match by chance has odds of 1 in 2^24 or less.
+    static let signatures: [(bytes: [UInt8], offset: Int, name: String)] = [
+        ([0xFF, 0xD8, 0xFF], 0, "a JPEG image"),
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], 0, "a PNG image"),
+        (Array("GIF8".utf8), 0, "a GIF image"),
+        (Array("RIFF".utf8), 0, "a RIFF file (WebP, WAV or AVI)"),
+        (Array("ftyp".utf8), 4, "an MP4/HEIF/AVIF file"),
+        ([0x50, 0x4B, 0x03, 0x04], 0, "a ZIP archive"),
+        ([0x1F, 0x8B], 0, "a gzip file"),
+        (Array("%PDF".utf8), 0, "a PDF document"),
+        ([0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C], 0, "a 7-Zip archive"),
+        (Array("OggS".utf8), 0, "an Ogg file"),
+        ([0x7F, 0x45, 0x4C, 0x46], 0, "an ELF executable"),
+        (Array("SQLite format".utf8), 0, "a damaged SQLite header"),
+    ]
 
     /// Classifies the first bytes of a file (up to `sampleSize` are used).
     public static func classify(prefix: [UInt8]) -> DatabaseFileKind {
         if prefix.isEmpty { return .empty }
         if prefix.count >= sqliteHeader.count, Array(prefix.prefix(sqliteHeader.count)) == sqliteHeader {
             return .plaintextSQLite
+        }
+        for signature in signatures where prefix.count >= signature.offset + signature.bytes.count
+            && Array(prefix[signature.offset..<signature.offset + signature.bytes.count]) == signature.bytes {
+            return .notADatabase(reason: "it is \(signature.name)")
         }
         return .encryptedOrNotDatabase(looksRandom: looksRandom(prefix.prefix(sampleSize)))
     }

@@ -43,6 +43,8 @@ public enum KeyTester {
             return result(.notADatabase, nil, "the file is empty (0 bytes)")
         case .plaintextSQLite where !passphrase.isEmpty:
             return result(.notEncrypted, .plaintext, "the database is not encrypted (plaintext SQLite); it needs no passphrase")
+        case .notADatabase(let reason):
+            return result(.notADatabase, nil, "the file is not a database: \(reason)")
         case .encryptedOrNotDatabase(looksRandom: false):
             return result(.notADatabase, nil, "the file is not a database (neither SQLite nor SQLCipher-encrypted)")
         case .plaintextSQLite, .encryptedOrNotDatabase(looksRandom: true):

@@ -30,15 +30,22 @@ struct DatabaseFileKindTests {
     @Test func jpegAndTextNamedDbDoNotLookRandom() throws {
         let tmp = try TempFolder()
         let jpeg = try tmp.write("photo.db", jpegLike(count: 8192))
-        #expect(try DatabaseFileKind.classify(path: jpeg) == .encryptedOrNotDatabase(looksRandom: false))
+        #expect(try DatabaseFileKind.classify(path: jpeg) == .notADatabase(reason: "it is a JPEG image"))
         let text = try tmp.write("notes.db", Array(String(repeating: "Lorem ipsum dolor sit amet, 1234567890.\n", count: 150).utf8))
         #expect(try DatabaseFileKind.classify(path: text) == .encryptedOrNotDatabase(looksRandom: false))
         // Random bytes, but too few to judge.
         var rng = SplitMix64(seed: 1)
         let short = try tmp.write("short.db", (0..<512).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
         #expect(try DatabaseFileKind.classify(path: short) == .encryptedOrNotDatabase(looksRandom: false))
-        let random = try tmp.write("random.db", (0..<5000).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        let random = try tmp.write("random.db", (0..<8192).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
         #expect(try DatabaseFileKind.classify(path: random) == .encryptedOrNotDatabase(looksRandom: true))
+        // Random bytes of a size no database can have: truncated.
+        let cut = try tmp.write("cut.db", (0..<5000).map { _ in UInt8(truncatingIfNeeded: rng.next()) })
+        guard case .notADatabase(let reason) = try DatabaseFileKind.classify(path: cut) else {
+            Issue.record("a 5000-byte random file was not called truncated")
+            return
+        }
+        #expect(reason.contains("5000 bytes") && reason.contains("truncated"))
     }
 
     @Test func unreadableFileThrowsFileSystemError() throws {

@@ -83,6 +83,9 @@ public struct DatabaseInspector: Sendable {
         case .empty:
             result.classification = .empty
             result.findings.append("the file is empty (0 bytes): SQLite would treat it as a new, empty database")
+        case .notADatabase(let reason):
+            result.classification = .notADatabase
+            result.findings.append("the file is not a database: \(reason)")
         case .encryptedOrNotDatabase(looksRandom: false):
             result.classification = .notADatabase
             result.findings.append("the file is not a database: it is neither SQLite nor SQLCipher-encrypted (its bytes are not random)")

@@ -5,6 +5,6 @@ struct DatabaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db",
         abstract: "Inspect the chat and agent databases, test or change their passphrase, and run migrations.",
-        subcommands: [DatabaseInspectCommand.self, DatabaseTestKeyCommand.self]
+        subcommands: [DatabaseInspectCommand.self, DatabaseTestKeyCommand.self, DatabaseStatusCommand.self, DatabaseMigrateCommand.self]
     )
 }

@@ -22,6 +22,13 @@ public struct MigrationStatus: Sendable, Equatable, Encodable {
         /// For a recorded migration: the database holds its down SQL. For a pending one: the app has
         /// down SQL for it, so it could be reverted after being applied.
         public var canGoDown: Bool
+
+        public init(name: String, state: State, appliedAt: String?, canGoDown: Bool) {
+            self.name = name
+            self.state = state
+            self.appliedAt = appliedAt
+            self.canGoDown = canGoDown
+        }
     }
 
     public enum TableState: String, Sendable, Encodable {

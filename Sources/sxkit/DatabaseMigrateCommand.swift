@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import SXCore
+import SXDatabase
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `sxkit db migrate`: bring each database's schema to a migration list (FORMATS §4).
+struct DatabaseMigrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Apply pending schema migrations, or revert ones the migration list does not know.",
+        discussion: """
+        Compares each database's migrations table with the built-in list (or --migrations) and runs \
+        what is missing up, each in its own transaction, then VACUUMs; or reverts, last first, the \
+        migrations the list does not know, using the down SQL the database recorded. A database with \
+        no migration recorded is migrated up without asking; anything else needs --confirm. \
+        Before the first change to an existing database, a copy is written to \
+        <db>.migration-backup (or --backup-path). Exit status 0 when every database ends up migrated \
+        or had nothing to do, 1 otherwise (each database's line says why).
+        """
+    )
+
+    enum Confirm: String, ExpressibleByArgument, CaseIterable {
+        case yesUp, yesUpDown, error, console
+    }
+
+    @OptionGroup var selection: DatabaseSelectionOptions
+    @OptionGroup var lists: MigrationListOptions
+
+    @Option(name: .customLong("confirm"), help: ArgumentHelp(
+        "yesUp: apply up migrations; yesUpDown: also revert; error: run nothing that needs confirming; console: ask (y/N). Default: console when stdin and stderr are a terminal, else error.",
+        valueName: "mode"))
+    var confirm: Confirm?
+
+    @Option(name: .customLong("backup-path"), help: ArgumentHelp(
+        "Where the copy made before changing a database goes (default: <db>.migration-backup beside it). With a data directory: an existing folder that receives <name>.migration-backup for each database.",
+        valueName: "path"), completion: .file())
+    var backupPath: String?
+
+    @OptionGroup var passphrase: PassphraseOptions
+    @OptionGroup var options: GlobalOptions
+
+    func validate() throws {
+        try lists.validate(with: selection)
+        if confirm == .console, isatty(STDIN_FILENO) != 1 {
+            throw ValidationError("--confirm console needs a terminal on stdin to ask; use --confirm yesUp, yesUpDown or error")
+        }
+    }
+
+    /// One database's line of the `--json` document.
+    struct Report: Encodable {
+        var database: DatabaseTarget
+        var migrationResult: DBMigrationResult
+        var applied: [String]
+        var reverted: [String]
+        var backupPath: String?
+        var message: String
+    }
+
+    func run() throws {
+        let work = try lists.resolve(selection)
+        let secret = try passphrase.resolve()
+        let mode = confirm ?? (isatty(STDIN_FILENO) == 1 && ConsoleOutput.standardError.isTerminal ? .console : .error)
+        let backups = try backupPolicies(work.map(\.0))
+        var reports: [Report] = []
+        for ((target, list), backup) in zip(work, backups) {
+            let outcome = Migrator(migrations: list).migrate(
+                file: target.path, passphrase: secret, confirmation: confirmation(mode, for: target), backup: backup)
+            reports.append(Report(database: target, migrationResult: outcome.result, applied: outcome.applied,
+                                  reverted: outcome.reverted, backupPath: outcome.backupPath, message: MigrationText.describe(outcome)))
+        }
+        if options.json {
+            try JSONDocument.print(reports)
+        } else {
+            for (report, label) in zip(reports, paddedLabels(reports.map(\.database))) {
+                let line = "\(label)  \(report.message)"
+                if !report.migrationResult.isOK {
+                    (options.quiet ? ConsoleOutput.standardError : ConsoleOutput.standardOutput).writeLine(line)
+                } else if !options.quiet {
+                    ConsoleOutput.standardOutput.writeLine(line)
+                }
+            }
+        }
+        if reports.contains(where: { !$0.migrationResult.isOK }) { throw CommandFailure(status: .failed) }
+    }
+
+    private func confirmation(_ mode: Confirm, for target: DatabaseTarget) -> MigrationConfirmation {
+        switch mode {
+        case .yesUp: .yesUp
+        case .yesUpDown: .yesUpDown
+        case .error: .error
+        case .console: .console { work in Self.ask(MigrationText.question(work, database: target)) }
+        }
+    }
+
+    /// y/N on stderr, the answer from stdin; anything but y or yes (or end of input) is no.
+    private static func ask(_ question: String) -> Bool {
+        ConsoleOutput.standardError.write(question + " [y/N] ")
+        guard let answer = readLine() else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    private func backupPolicies(_ targets: [DatabaseTarget]) throws -> [MigrationBackupPolicy] {
+        guard let backupPath else { return targets.map { _ in .besideDatabase } }
+        if selection.databaseFile != nil { return [.at(Path.absolute(backupPath))] }
+        guard let st = POSIXFile.linkStatus(backupPath), st.st_mode & S_IFMT == S_IFDIR else {
+            throw UsageError("with a data directory, --backup-path must be an existing folder (it receives one backup per database): '\(backupPath)'")
+        }
+        return targets.map { .at(Path.join(Path.absolute(backupPath), Path.basename($0.path) + MigrationBackupPolicy.suffix)) }
+    }
+}

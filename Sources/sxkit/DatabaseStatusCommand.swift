@@ -1,0 +1,94 @@
+import ArgumentParser
+import SXCore
+import SXDatabase
+
+/// `sxkit db status`: where each migration stands, without changing anything.
+struct DatabaseStatusCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "List applied, pending and database-only migrations, and what migrate would do.",
+        discussion: """
+        Read-only: the databases are opened immutable (or read from a private copy when they have a \
+        WAL), so not a byte of them changes. For each migration: applied (in the list and the \
+        database), pending (list only), or db-only (database only), and whether it can be reverted. \
+        Exit status 0 when every database could be read, 1 otherwise.
+        """
+    )
+
+    @OptionGroup var selection: DatabaseSelectionOptions
+    @OptionGroup var lists: MigrationListOptions
+    @OptionGroup var passphrase: PassphraseOptions
+    @OptionGroup var options: GlobalOptions
+
+    func validate() throws {
+        try lists.validate(with: selection)
+    }
+
+    /// One database's entry of the `--json` document: `status` when it was read, else `error`.
+    struct Report: Encodable {
+        var database: DatabaseTarget
+        var cipher: CipherFormat?
+        var status: MigrationStatus?
+        var error: String?
+    }
+
+    func run() throws {
+        let work = try lists.resolve(selection)
+        let secret = try passphrase.resolve()
+        let reports = work.map { target, list in
+            do {
+                let (status, cipher) = try Migrator(migrations: list).status(file: target.path, passphrase: secret)
+                return Report(database: target, cipher: cipher, status: status)
+            } catch {
+                return Report(database: target, error: "\(error)")
+            }
+        }
+        if options.json {
+            try JSONDocument.print(reports)
+        } else {
+            for (report, label) in zip(reports, paddedLabels(reports.map(\.database))) {
+                render(report, label: label)
+            }
+        }
+        if reports.contains(where: { $0.error != nil }) { throw CommandFailure(status: .failed) }
+    }
+
+    private func render(_ report: Report, label: String) {
+        let out = ConsoleOutput.standardOutput
+        guard let status = report.status else {
+            (options.quiet ? ConsoleOutput.standardError : out).writeLine("\(label)  cannot read: \(report.error ?? "")")
+            return
+        }
+        if options.quiet { return }
+        out.writeLine("\(label)  \(report.database.path)  (\(Self.cipherName(report.cipher)))")
+        let nameWidth = status.migrations.map(\.name.count).max() ?? 0
+        let tsWidth = max(status.migrations.compactMap(\.appliedAt).map(\.count).max() ?? 0, 1)
+        for entry in status.migrations {
+            let state = Self.stateWord(entry.state).padding(toLength: 8, withPad: " ", startingAt: 0)
+            let name = entry.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+            let ts = (entry.appliedAt ?? "-").padding(toLength: tsWidth, withPad: " ", startingAt: 0)
+            out.writeLine("  \(state)  \(name)  \(ts)  \(entry.canGoDown ? "can go down" : "no down")")
+        }
+        if status.migrations.isEmpty { out.writeLine("  (no migrations in the list or the database)") }
+        if status.migrationsTable == .missing { out.writeLine("  the database has no migrations table") }
+        if status.migrationsTable == .withoutDownColumn { out.writeLine("  the migrations table has no down column (migrate adds it)") }
+        out.writeLine("  migrate would: \(MigrationText.describe(status))")
+    }
+
+    static func stateWord(_ state: MigrationStatus.State) -> String {
+        switch state {
+        case .applied: "applied"
+        case .pending: "pending"
+        case .dbOnly: "db-only"
+        }
+    }
+
+    static func cipherName(_ cipher: CipherFormat?) -> String {
+        switch cipher {
+        case .plaintext?: "not encrypted"
+        case .sqlcipher4?: "SQLCipher 4"
+        case .sqlcipher3?: "SQLCipher 3 settings"
+        case nil: "unknown"
+        }
+    }
+}

@@ -17,21 +17,48 @@ struct DemoCommand: ParsableCommand {
     @Option(name: .long, help: "Seed for the generated content.")
     var seed = 1
 
+    @Flag(name: .long, help: "Only build the sample data directory (for experiments and benchmarks); walk nothing.")
+    var sampleOnly = false
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Grow the sample chat database's history to at least this size (e.g. 500MB, 1GiB).", valueName: "size"))
+    var chatDbSize: ByteSizeArgument?
+
     func run() throws {
         let root = try dir.map { try DemoSteps.ensureEmptyFolder($0) } ?? DemoSteps.newTempFolder()
-        let steps = DemoSteps(root: root, seed: seed)
+        let steps = DemoSteps(root: root, seed: seed, chatDatabaseBytes: chatDbSize?.bytes)
+        if sampleOnly {
+            let sample = try steps.buildSample()
+            ConsoleOutput.standardOutput.writeLine("sample data directory: \(sample.directory.root)")
+            return
+        }
         try steps.run()
+    }
+}
+
+/// A size typed as `500MB`, `1GiB` or plain bytes (see `ByteSize`).
+struct ByteSizeArgument: ExpressibleByArgument {
+    let bytes: Int64
+    init?(argument: String) {
+        guard let bytes = ByteSize.parse(argument) else { return nil }
+        self.bytes = bytes
     }
 }
 
 struct DemoSteps {
     let root: String
     let seed: Int
+    let chatDatabaseBytes: Int64?
     private let out = ConsoleOutput.standardOutput
 
-    init(root: String, seed: Int) {
+    init(root: String, seed: Int, chatDatabaseBytes: Int64? = nil) {
         self.root = root
         self.seed = seed
+        self.chatDatabaseBytes = chatDatabaseBytes
+    }
+
+    func buildSample() throws -> SampleDataDirectory {
+        try SampleDataDirectory.create(at: root, options: .init(seed: seed, chatDatabaseBytes: chatDatabaseBytes))
     }
 
     func step(_ title: String) { out.writeLine("\n== \(title)") }
@@ -41,7 +68,7 @@ struct DemoSteps {
         out.write(RuntimeReport.text())
 
         step("1. Build a sample data directory")
-        let sample = try SampleDataDirectory.create(at: root, options: .init(seed: seed))
+        let sample = try buildSample()
         let files = sample.directory.filesFolder!
         say("data directory: \(sample.directory.root) (layout: \(sample.directory.layout.rawValue))")
         say("files folder:   \(files)")

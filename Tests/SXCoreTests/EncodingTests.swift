@@ -138,3 +138,19 @@ struct SecretBytesTests {
         #expect(empty.isEmpty)
     }
 }
+
+@Suite struct ByteSizeTests {
+    @Test func parsesCoreutilsStyleSizes() {
+        #expect(ByteSize.parse("261120") == 261_120)
+        #expect(ByteSize.parse("255K") == 261_120)
+        #expect(ByteSize.parse("255KiB") == 261_120)
+        #expect(ByteSize.parse("500MB") == 500_000_000)
+        #expect(ByteSize.parse("1G") == 1 << 30)
+        #expect(ByteSize.parse("1.5 GiB") == 1_610_612_736)
+        #expect(ByteSize.parse("2tb") == 2_000_000_000_000)
+        #expect(ByteSize.parse("") == nil)
+        #expect(ByteSize.parse("-5") == nil)
+        #expect(ByteSize.parse("12 parsecs") == nil)
+        #expect(ByteSize.parse("MB") == nil)
+    }
+}

@@ -31,9 +31,11 @@ public struct DatabaseInspector: Sendable {
     /// databases are then classified but not opened.
     public func inspect(_ set: DatabaseSet, passphrase: SecretBytes?) -> DataDirectoryInspection {
         let filesFolder = options.filesFolder ?? set.dataDirectory?.filesFolder
-        var databases: [DatabaseInspection] = []
-        for target in set.targets {
-            databases.append(inspect(target, passphrase: passphrase, filesFolder: target.role == .chat ? filesFolder : nil))
+        // The databases are independent, and most of the time goes to SQLCipher's key derivation:
+        // one core each.
+        let targets = set.targets
+        let databases = ParallelWork.map(count: targets.count, jobs: min(targets.count, ParallelWork.defaultJobs)) { i in
+            inspect(targets[i], passphrase: passphrase, filesFolder: targets[i].role == .chat ? filesFolder : nil)
         }
         var findings: [String] = []
         if set.targets.count == 2 {

@@ -5,6 +5,6 @@ struct DatabaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db",
         abstract: "Inspect the chat and agent databases, test or change their passphrase, and run migrations.",
-        subcommands: [DatabaseTestKeyCommand.self]
+        subcommands: [DatabaseTestKeyCommand.self, DatabaseRekeyCommand.self, DatabaseRecoverCommand.self]
     )
 }

@@ -23,8 +23,11 @@ final class LockedDatabase {
 
     init(_ target: DatabaseTarget, passphrase: SecretBytes) throws {
         self.target = target
+        // ATTACH creates the new copy with the main connection's open flags, hence readWriteCreate;
+        // a missing database must still fail rather than be created empty.
+        guard RekeyFiles.exists(target.path) else { throw FileSystemError("open", path: target.path, code: ENOENT) }
         do {
-            let (db, cipher) = try DatabaseOpener.open(target.path, passphrase: passphrase, mode: .readWrite) { db in
+            let (db, cipher) = try DatabaseOpener.open(target.path, passphrase: passphrase, mode: .readWriteCreate) { db in
                 try db.busyTimeout(ms: Self.busyTimeoutMilliseconds)
                 try db.execute("PRAGMA locking_mode = EXCLUSIVE")
             }
@@ -75,6 +78,10 @@ final class LockedDatabase {
         }
         try db.execute("DETACH DATABASE exported")
         try verifyExport(path, passphrase: passphrase)
+        // The copy replaces the database, so it takes the database's permissions (often 0600), not the umask's.
+        if let st = POSIXFile.linkStatus(target.path), chmod(path, st.st_mode & 0o7777) != 0 {
+            throw FileSystemError("set permissions on", path: path)
+        }
         try RekeyFiles.fsyncFile(path)
     }
 

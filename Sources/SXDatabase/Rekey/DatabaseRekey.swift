@@ -130,7 +130,8 @@ public enum DatabaseRekey {
         switch error {
         case let error as RekeyError:
             return error
-        case let error as DatabaseError where error.code == SQLITE_FULL:
+        // sqlcipher_export reports a full disk as a plain SQLITE_ERROR carrying SQLITE_FULL's message.
+        case let error as DatabaseError where error.code == SQLITE_FULL || error.message.contains(String(cString: sqlite3_errstr(SQLITE_FULL))):
             return RekeyError.noSpace(path: error.path, cause: error.message)
         case let error as FileSystemError where error.isNoSpace:
             return RekeyError.noSpace(path: error.path, cause: String(cString: strerror(error.code)))

@@ -7,7 +7,7 @@ public enum RekeyError: SXError, Equatable {
     case databaseInUse(path: String)
     /// The new passphrase equals the current one.
     case samePassphrase
-    /// The disk filled up while writing `path`.
+    /// The disk filled up while writing the new copy of, or the backup beside, `path`.
     case noSpace(path: String, cause: String)
     /// The new copy does not read back like its original.
     case verificationFailed(path: String, detail: String)
@@ -29,7 +29,7 @@ public enum RekeyError: SXError, Equatable {
         case .samePassphrase:
             return "the new passphrase is the same as the current one; nothing was changed"
         case .noSpace(let path, let cause):
-            return "there is not enough free space to write '\(path)' (\(cause)): free some space and run the command again; nothing was changed"
+            return "there is not enough free space for the new copy or backup beside '\(path)' (\(cause)): free some space and run the command again; nothing was changed"
         case .verificationFailed(let path, let detail):
             return "the new copy '\(path)' does not read back like its original (\(detail)); nothing was changed"
         case .backupExists(let path):

@@ -49,6 +49,11 @@ struct DatabaseRekeyCommand: ParsableCommand {
             }
         }
         let report = try DatabaseRekey.run(set, current: current, new: new, options: RekeyOptions(keepBackup: keepBackup))
+        let backups = report.databases.compactMap(\.backup)
+        if !backups.isEmpty {
+            ConsoleOutput.standardError.writeLine(
+                "sxkit: warning: the backups \(backups.joined(separator: ", ")) still open with the OLD passphrase; delete them once you no longer need them")
+        }
         if options.json {
             try JSONDocument.print(RekeyDocument(report))
             return
@@ -63,13 +68,10 @@ struct DatabaseRekeyCommand: ParsableCommand {
                 let seconds = String(format: "%.2f", d.seconds)
                 ConsoleOutput.standardOutput.writeLine("\(label)  \(d.oldCipher.rawValue) -> \(d.newCipher.rawValue)  \(seconds) s  \(d.database.path)")
             }
-            let outcome = decrypt ? "are no longer encrypted" : "now open with the new passphrase"
-            ConsoleOutput.standardOutput.writeLine("Done: \(report.databases.count == 1 ? "the database" : "all \(report.databases.count) databases") \(outcome).")
-        }
-        let backups = report.databases.compactMap(\.backup)
-        if !backups.isEmpty {
-            ConsoleOutput.standardError.writeLine(
-                "sxkit: warning: the backups \(backups.joined(separator: ", ")) still open with the OLD passphrase; delete them once you no longer need them")
+            let one = report.databases.count == 1
+            let subject = one ? "the database" : "all \(report.databases.count) databases"
+            let outcome = decrypt ? (one ? "is" : "are") + " no longer encrypted" : (one ? "opens" : "open") + " now with the new passphrase"
+            ConsoleOutput.standardOutput.writeLine("Done: \(subject) \(outcome).")
         }
     }
 }

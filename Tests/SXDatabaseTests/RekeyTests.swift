@@ -195,6 +195,33 @@ struct RekeyTests {
         #expect(try shellOpens(small.targets[0].path, "old"))
     }
 
+    @Test func recoveryRefusesWhileAnotherProcessHasTheDatabaseOpen() throws {
+        let dir = try TempFolder()
+        let set = try Self.makePair(dir, passphrase: "old")
+        try Data("leftover".utf8).write(to: URL(fileURLWithPath: set.targets[0].path + ".exported"))
+        // An idle reader of the WAL-mode chat DB, as the running app would be.
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: sqlcipherShellPath)
+        shell.arguments = [set.targets[0].path]
+        let input = Pipe(), output = Pipe()
+        shell.standardInput = input
+        shell.standardOutput = output
+        shell.standardError = FileHandle.nullDevice
+        try shell.run()
+        input.fileHandleForWriting.write(Data("PRAGMA key = 'old';\nSELECT 'open' || 'ed', count(*) FROM contacts;\n".utf8))
+        var seen = ""
+        while !seen.contains("opened") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(throws: RekeyError.databaseInUse(path: set.targets[0].path)) { try RekeyRecovery.recover(set) }
+        #expect(FileManager.default.fileExists(atPath: set.targets[0].path + ".exported"), "a refused recovery deleted the copy")
+        try input.fileHandleForWriting.close()
+        shell.waitUntilExit()
+        #expect(try RekeyRecovery.recover(set).action == .rolledBack)
+    }
+
     @Test func recoveryRollsBackWhenNoDatabaseWasReplaced() throws {
         let dir = try TempFolder()
         let set = try Self.makePair(dir, passphrase: "old")

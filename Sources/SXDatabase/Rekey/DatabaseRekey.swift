@@ -88,7 +88,7 @@ public enum DatabaseRekey {
             journal.phase = RekeyJournal.swapPhase
             try journal.write(to: journalPath)
         } catch {
-            let wrote = (try? RekeyJournal.read(journalPath)) ?? nil
+            let wrote = try? RekeyJournal.read(journalPath)
             _ = try? RekeyRecovery.rollBack(paths, journal: wrote, journalPath: wrote == nil ? nil : journalPath, found: "")
             throw translate(error)
         }

@@ -81,19 +81,27 @@ public final class DatabaseConnection {
     /// `keyIsCorrect()`.
     public func applyKey(_ passphrase: SecretBytes) throws {
         guard !passphrase.isEmpty else { return }
-        let redacted = "PRAGMA key = '…'"
-        let prefix = Array("PRAGMA key = '".utf8)
-        let suffix = Array("';".utf8)
+        try executeQuoting(passphrase, between: "PRAGMA key = '", and: "';",
+                           operation: "apply the key to", redacted: "PRAGMA key = '…'")
+    }
+
+    /// Runs `before` + `secret` (every `'` doubled) + `after` as one statement. The text is built in a
+    /// private buffer that is wiped before this returns, so the secret never lands in a Swift String;
+    /// errors carry `redacted` instead of the SQL.
+    func executeQuoting(_ secret: SecretBytes, between before: String, and after: String,
+                        operation: String, redacted: String) throws {
+        let prefix = Array(before.utf8)
+        let suffix = Array(after.utf8)
         let quote = UInt8(ascii: "'")
-        let (quotes, hasNUL) = passphrase.withUnsafeBytes { bytes in
+        let (quotes, hasNUL) = secret.withUnsafeBytes { bytes in
             (bytes.reduce(0) { $0 + ($1 == quote ? 1 : 0) }, bytes.contains(0))
         }
         guard !hasNUL else {
-            throw DatabaseError(operation: "apply the key to", code: SQLITE_MISUSE,
-                                message: "the passphrase contains a NUL byte, which a key pragma cannot carry",
+            throw DatabaseError(operation: operation, code: SQLITE_MISUSE,
+                                message: "the passphrase contains a NUL byte, which SQL text cannot carry",
                                 sql: redacted, path: path)
         }
-        let length = prefix.count + passphrase.count + quotes + suffix.count + 1
+        let length = prefix.count + secret.count + quotes + suffix.count + 1
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 1)
         defer {
             Wipe.bytes(buffer)
@@ -105,7 +113,7 @@ public final class DatabaseConnection {
             i += 1
         }
         prefix.forEach(put)
-        passphrase.withUnsafeBytes { bytes in
+        secret.withUnsafeBytes { bytes in
             for b in bytes {
                 put(b)
                 if b == quote { put(quote) }
@@ -116,7 +124,7 @@ public final class DatabaseConnection {
         var errorMessage: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), nil, nil, &errorMessage)
         if rc != SQLITE_OK {
-            throw error("apply the key to", rc, sql: redacted, execMessage: &errorMessage)
+            throw error(operation, rc, sql: redacted, execMessage: &errorMessage)
         }
     }
 

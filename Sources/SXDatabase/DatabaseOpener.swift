@@ -17,22 +17,29 @@ public enum CipherFormat: String, Sendable, Codable {
 public enum DatabaseOpener {
     /// Opens `path`, applies `passphrase` and checks it. Throws the `DatabaseError` of the SQLCipher 4
     /// attempt when no setting reads the file (its `fileKind` tells a wrong key from a non-database).
-    public static func open(_ path: String, passphrase: SecretBytes,
-                            mode: DatabaseConnection.Mode) throws -> (DatabaseConnection, CipherFormat) {
+    /// `configure` runs on each attempt after the key and before the first read (locking mode, busy
+    /// timeout: settings that must precede any access to the file).
+    public static func open(_ path: String, passphrase: SecretBytes, mode: DatabaseConnection.Mode,
+                            configure: (DatabaseConnection) throws -> Void = { _ in }) throws -> (DatabaseConnection, CipherFormat) {
         try quietCipherLog()
-        let first = try DatabaseConnection(path: path, mode: mode)
-        try first.applyKey(passphrase)
+        let firstError: DatabaseError
         do {
+            let first = try DatabaseConnection(path: path, mode: mode)
+            try first.applyKey(passphrase)
+            try configure(first)
             try first.verifyKey()
             return (first, passphrase.isEmpty ? .plaintext : .sqlcipher4)
         } catch let error as DatabaseError where error.isNotADatabase && !passphrase.isEmpty
             && error.fileKind == .encryptedOrNotDatabase(looksRandom: true) {
-            let second = try DatabaseConnection(path: path, mode: mode)
-            try second.applyKey(passphrase)
-            try second.setCompatibility(3)
-            guard second.keyIsCorrect() else { throw error }
-            return (second, .sqlcipher3)
+            // The first connection is gone by now, so an exclusive lock it took cannot block the second.
+            firstError = error
         }
+        let second = try DatabaseConnection(path: path, mode: mode)
+        try second.applyKey(passphrase)
+        try second.setCompatibility(3)
+        try configure(second)
+        guard second.keyIsCorrect() else { throw firstError }
+        return (second, .sqlcipher3)
     }
 
     /// SQLCipher logs every failed HMAC check to stderr; a wrong passphrase is an expected outcome

@@ -5,6 +5,9 @@ struct DatabaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db",
         abstract: "Inspect the chat and agent databases, test or change their passphrase, and run migrations.",
-        subcommands: [DatabaseInspectCommand.self, DatabaseTestKeyCommand.self, DatabaseStatusCommand.self, DatabaseMigrateCommand.self]
+        subcommands: [
+            DatabaseInspectCommand.self, DatabaseTestKeyCommand.self, DatabaseRekeyCommand.self, DatabaseRecoverCommand.self,
+            DatabaseStatusCommand.self, DatabaseMigrateCommand.self,
+        ]
     )
 }

@@ -19,6 +19,9 @@ struct DatabaseTestKeyCommand: ParsableCommand {
 
     func run() throws {
         let set = selection.resolve()
+        if let leftovers = RekeyRecovery.warning(for: set) {
+            ConsoleOutput.standardError.writeLine("sxkit: warning: \(leftovers); run `sxkit db recover`")
+        }
         let secret = try passphrase.resolve()
         let results = set.targets.map { KeyTester.test($0, passphrase: secret) }
         if options.json {

@@ -61,10 +61,13 @@ enum CLI {
     }
 
     /// Starts `sxkit` without waiting (for kill tests).
-    static func start(_ arguments: [String]) throws -> Process {
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

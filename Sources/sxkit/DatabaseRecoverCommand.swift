@@ -1,0 +1,33 @@
+import ArgumentParser
+import SXCore
+import SXDatabase
+
+/// `sxkit db recover`: settle what an interrupted `db rekey` left beside the databases.
+struct DatabaseRecoverCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recover",
+        abstract: "Finish or roll back an interrupted passphrase change.",
+        discussion: """
+        If the interrupted run had started replacing databases, the rest are replaced too (every \
+        database then opens with the new passphrase); otherwise its new copies are deleted (every \
+        database still opens with the old one). Needs no passphrase. SimpleX Chat must be closed.
+        """
+    )
+
+    @OptionGroup var selection: DatabaseSelectionOptions
+    @OptionGroup var options: GlobalOptions
+
+    func run() throws {
+        let report = try RekeyRecovery.recover(selection.resolve())
+        if options.json {
+            try JSONDocument.print(report)
+        } else if !options.quiet {
+            if report.action == .none {
+                ConsoleOutput.standardOutput.writeLine("Nothing to recover.")
+            } else {
+                ConsoleOutput.standardOutput.writeLine("Found: \(report.found).")
+                ConsoleOutput.standardOutput.writeLine("Done: \(report.done).")
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import SXCore
+import SXDatabase
+
+/// `sxkit db rekey`: set, change or remove the passphrase of the chat and agent databases together.
+struct DatabaseRekeyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rekey",
+        abstract: "Set, change or remove the passphrase of the chat and agent databases.",
+        discussion: """
+        Both databases end on the new passphrase, or neither changes. SimpleX Chat must be closed. \
+        The new passphrase comes from --new-passphrase-file, $SXKIT_NEW_PASSPHRASE, \
+        $SXKIT_NEW_PASSPHRASE_FILE, or a terminal prompt (asked twice); never from the command line. \
+        An interrupted run is finished or rolled back by the next one, or by `sxkit db recover`.
+        """
+    )
+
+    @OptionGroup var selection: DatabaseSelectionOptions
+    @OptionGroup var passphrase: PassphraseOptions
+
+    @Option(name: .customLong("new-passphrase-file"), help: ArgumentHelp(
+        "Read the new passphrase from this file (one trailing newline is ignored).", valueName: "file"))
+    var newPassphraseFile: String?
+
+    @Flag(name: .customLong("decrypt"), help: "Remove the encryption: the databases become plaintext SQLite.")
+    var decrypt = false
+
+    @Flag(name: .customLong("keep-backup"), help: "Keep each <db>.bak; it still opens with the OLD passphrase.")
+    var keepBackup = false
+
+    @OptionGroup var options: GlobalOptions
+
+    func validate() throws {
+        if decrypt, newPassphraseFile != nil {
+            throw ValidationError("--decrypt removes the passphrase; it cannot be combined with --new-passphrase-file")
+        }
+    }
+
+    func run() throws {
+        let set = selection.resolve()
+        let current = try passphrase.resolve()
+        let new: SecretBytes
+        if decrypt {
+            new = SecretBytes([])
+        } else {
+            new = try PassphraseResolver().resolve(PassphraseRequest(role: .new, file: newPassphraseFile, confirmOnPrompt: true)).0
+            guard !new.isEmpty else {
+                throw UsageError("the new passphrase is empty; to remove the encryption, use --decrypt")
+            }
+        }
+        let report = try DatabaseRekey.run(set, current: current, new: new, options: RekeyOptions(keepBackup: keepBackup))
+        let backups = report.databases.compactMap(\.backup)
+        if !backups.isEmpty {
+            ConsoleOutput.standardError.writeLine(
+                "sxkit: warning: the backups \(backups.joined(separator: ", ")) still open with the OLD passphrase; delete them once you no longer need them")
+        }
+        if options.json {
+            try JSONDocument.print(RekeyDocument(report))
+            return
+        }
+        if let recovery = report.recovery, !options.quiet {
+            ConsoleOutput.standardOutput.writeLine("Found: \(recovery.found). Recovered: \(recovery.done).")
+        }
+        if !options.quiet {
+            let width = report.databases.map { $0.database.label.count }.max() ?? 0
+            for d in report.databases {
+                let label = d.database.label.padding(toLength: width, withPad: " ", startingAt: 0)
+                let seconds = String(format: "%.2f", d.seconds)
+                ConsoleOutput.standardOutput.writeLine("\(label)  \(d.oldCipher.rawValue) -> \(d.newCipher.rawValue)  \(seconds) s  \(d.database.path)")
+            }
+            let one = report.databases.count == 1
+            let subject = one ? "the database" : "all \(report.databases.count) databases"
+            let outcome = decrypt ? (one ? "is" : "are") + " no longer encrypted" : (one ? "opens" : "open") + " now with the new passphrase"
+            ConsoleOutput.standardOutput.writeLine("Done: \(subject) \(outcome).")
+        }
+    }
+}
+
+/// The `--json` result of `db rekey`.
+struct RekeyDocument: Encodable {
+    struct Entry: Encodable {
+        var path: String
+        var role: DatabaseRole?
+        var oldCipher: CipherFormat
+        var newCipher: CipherFormat
+        var seconds: Double
+        var backup: String?
+    }
+    var databases: [Entry]
+    var recovery: RekeyRecoveryReport?
+
+    init(_ report: RekeyReport) {
+        databases = report.databases.map {
+            Entry(path: $0.database.path, role: $0.database.role, oldCipher: $0.oldCipher, newCipher: $0.newCipher,
+                  seconds: $0.seconds, backup: $0.backup)
+        }
+        recovery = report.recovery
+    }
+}

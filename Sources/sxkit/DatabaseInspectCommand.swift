@@ -21,11 +21,11 @@ struct DatabaseInspectCommand: ParsableCommand {
     @OptionGroup var passphrase: PassphraseOptions
     @OptionGroup var options: GlobalOptions
 
-    @Flag(name: .long, help: "Also run integrity_check and cipher_integrity_check (reads every page).")
+    @Flag(name: .long, help: "Also run integrity_check and cipher_integrity_check (reads every page). With --quiet only the findings are printed.")
     var deep = false
 
     func run() throws {
-        let set = selection.resolve()
+        let set = try selection.resolveNoticingLeftovers()
         var settingsPath: String?
         if set.dataDirectory?.layout == .desktop {
             settingsPath = DesktopSettings.defaultPath(environment: ProcessInfo.processInfo.environment)
@@ -35,6 +35,8 @@ struct DatabaseInspectCommand: ParsableCommand {
         let report = inspector.inspect(set, passphrase: try optionalPassphrase(set))
         if options.json {
             try JSONDocument.print(report)
+        } else if options.quiet {
+            ConsoleOutput.standardOutput.write(InspectionText.findings(report))
         } else {
             ConsoleOutput.standardOutput.write(InspectionText.render(report, verbose: options.verbose))
         }

@@ -60,7 +60,7 @@ struct DatabaseMigrateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let work = try lists.resolve(selection)
+        let work = try lists.resolve(selection, writes: true)
         let secret = try passphrase.resolve()
         let mode = confirm ?? (isatty(STDIN_FILENO) == 1 && ConsoleOutput.standardError.isTerminal ? .console : .error)
         let backups = try backupPolicies(work.map(\.0))

@@ -28,8 +28,8 @@ struct MigrationListOptions: ParsableArguments {
     }
 
     /// Each selected database with the list it is compared with.
-    func resolve(_ selection: DatabaseSelectionOptions) throws -> [(DatabaseTarget, [Migration])] {
-        let set = selection.resolve(role: role?.databaseRole)
+    func resolve(_ selection: DatabaseSelectionOptions, writes: Bool) throws -> [(DatabaseTarget, [Migration])] {
+        let set = try selection.resolveNoticingLeftovers(role: role?.databaseRole, writes: writes)
         guard let folder else {
             return try set.targets.map { target in
                 guard let role = target.role else {

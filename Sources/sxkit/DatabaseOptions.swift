@@ -40,6 +40,18 @@ struct DatabaseSelectionOptions: ParsableArguments {
         if let databaseFile { return DatabaseSet(file: databaseFile, role: role) }
         return DatabaseSet(dataDirectory: dataDirectory.resolve())
     }
+
+    /// The set, after saying so on stderr when an interrupted passphrase change left files behind
+    /// (every `db` command notices). A command that writes refuses instead: its changes would be
+    /// lost when the change is rolled forward.
+    func resolveNoticingLeftovers(role: DatabaseRole? = nil, writes: Bool = false) throws -> DatabaseSet {
+        let set = resolve(role: role)
+        if let leftovers = RekeyRecovery.warning(for: set) {
+            if writes { throw UsageError("\(leftovers); run `sxkit db recover` first, then run this command again") }
+            ConsoleOutput.standardError.writeLine("sxkit: warning: \(leftovers); run `sxkit db recover`")
+        }
+        return set
+    }
 }
 
 /// Where the current passphrase comes from. There is no option that takes the passphrase itself.

@@ -33,7 +33,7 @@ struct DatabaseStatusCommand: ParsableCommand {
     }
 
     func run() throws {
-        let work = try lists.resolve(selection)
+        let work = try lists.resolve(selection, writes: false)
         let secret = try passphrase.resolve()
         let reports = work.map { target, list in
             do {

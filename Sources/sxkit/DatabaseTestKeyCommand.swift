@@ -18,10 +18,7 @@ struct DatabaseTestKeyCommand: ParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() throws {
-        let set = selection.resolve()
-        if let leftovers = RekeyRecovery.warning(for: set) {
-            ConsoleOutput.standardError.writeLine("sxkit: warning: \(leftovers); run `sxkit db recover`")
-        }
+        let set = try selection.resolveNoticingLeftovers()
         let secret = try passphrase.resolve()
         let results = set.targets.map { KeyTester.test($0, passphrase: secret) }
         if options.json {

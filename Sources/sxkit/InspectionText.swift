@@ -17,6 +17,15 @@ enum InspectionText {
         return out
     }
 
+    /// Only the findings, one a line, each with the database it is about (`--quiet`).
+    static func findings(_ report: DataDirectoryInspection) -> String {
+        var out = ""
+        for db in report.databases {
+            for finding in db.findings { out += "\(db.database.label): \(finding)\n" }
+        }
+        return out + report.findings.map { "\($0)\n" }.joined()
+    }
+
     static func render(_ r: DatabaseInspection, verbose: Bool) -> String {
         var lines: [(String, String)] = []
         func add(_ label: String, _ value: String) { lines.append((label, value)) }

@@ -103,6 +103,9 @@ public enum DatabaseRekey {
             CrashPoint.reach("rekey.before-bak-removal")
             if !options.keepBackup {
                 for path in paths { try RekeyFiles.secureRemove(RekeyFiles.backup(path)) }
+            } else {
+                // A linked backup kept the database's permissions; a kept one holds old secrets: 0600.
+                for path in paths { _ = chmod(RekeyFiles.backup(path), 0o600) }
             }
             CrashPoint.reach("rekey.before-journal-delete")
             try RekeyRecovery.finish(journalPath)

@@ -31,19 +31,33 @@ public enum RekeyFiles {
         guard unlink(path) == 0 || errno == ENOENT else { throw FileSystemError("delete", path: path) }
     }
 
-    /// Overwrites the file with zeros, flushes, then unlinks it: a backup keyed with the old passphrase
-    /// must not stay readable to whoever learns that passphrase later. (On copy-on-write or
+    /// How much of an encrypted backup is overwritten: more than any page size, so the salt (the first
+    /// 16 bytes of page 1) is certainly gone.
+    static let saltOverwriteBytes: Int64 = 1 << 17
+
+    /// Makes a backup unreadable, flushes, then unlinks it: a backup keyed with the old passphrase must
+    /// not stay readable to whoever learns that passphrase later.
+    ///
+    /// An encrypted backup is erased cryptographically: SQLCipher derives every page key from the
+    /// passphrase AND the random salt at the start of the file, so overwriting the first page leaves
+    /// the rest undecipherable even with the old passphrase — without rewriting hundreds of MB. A
+    /// plaintext backup (the database was just encrypted) is overwritten whole. (On copy-on-write or
     /// wear-levelled storage old blocks may survive; this is the most a program can do.)
     static func secureRemove(_ path: String) throws {
         guard let st = POSIXFile.linkStatus(path) else { return }
-        if (st.st_mode & S_IFMT) == S_IFREG {
+        // A file with another name (a linked backup whose database was never swapped) is only
+        // unlinked: overwriting it would destroy the other name's data.
+        if (st.st_mode & S_IFMT) == S_IFREG, st.st_nlink == 1 {
+            let encrypted = (try? DatabaseFileKind.classify(path: path)) == .encryptedOrNotDatabase(looksRandom: true)
             let fd = try POSIXFile.open(path, flags: O_WRONLY)
             defer { close(fd) }
-            let zeros = [UInt8](repeating: 0, count: 1 << 20)
-            var left = Int64(st.st_size)
+            var noise = [UInt8](repeating: 0, count: 1 << 20)
+            var rng = SplitMix64(seed: UInt64(truncatingIfNeeded: st.st_ino) ^ 0x5EC0_DE1E)
+            for i in noise.indices { noise[i] = UInt8(truncatingIfNeeded: rng.next()) }
+            var left = encrypted ? min(Int64(st.st_size), saltOverwriteBytes) : Int64(st.st_size)
             while left > 0 {
-                let n = Int(min(left, Int64(zeros.count)))
-                try zeros.withUnsafeBytes { try POSIXFile.writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<n]), path: path) }
+                let n = Int(min(left, Int64(noise.count)))
+                try noise.withUnsafeBytes { try POSIXFile.writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<n]), path: path) }
                 left -= Int64(n)
             }
             try POSIXFile.fsync(fd, path: path)

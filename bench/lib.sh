@@ -43,17 +43,17 @@ pick_rss_tool() {
     fi
 }
 
-# peak_rss_kib COMMAND...: the command's peak resident set size, KiB.
+# peak_rss_kib COMMAND...: the command's peak resident set size, KiB (its stdout is discarded).
 peak_rss_kib() {
     if [[ $RSS_TOOL == gnu-time ]]; then
         local out
         out=$(mktemp)
-        /usr/bin/time -f %M -o "$out" "$@"
+        /usr/bin/time -f %M -o "$out" "$@" >/dev/null
         tail -n 1 "$out"
         rm -f -- "$out"
     else
         python3 -c 'import resource, subprocess, sys
-subprocess.run(sys.argv[1:], check=True)
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
     fi
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SXCore
 import SXCrypto
+import SXDatabase
 import SXSample
 
 /// Builds a sample data directory and walks every capability that exists, saying what each step did.
@@ -69,29 +70,49 @@ struct DemoSteps {
 
         step("1. Build a sample data directory")
         let sample = try buildSample()
-        let files = sample.directory.filesFolder!
-        say("data directory: \(sample.directory.root) (layout: \(sample.directory.layout.rawValue))")
-        say("files folder:   \(files)")
+        let data = sample.directory
+        say("data directory: \(data.root) (layout: \(data.layout.rawValue))")
+        say("databases:      \(Path.basename(data.chatDatabase)), \(Path.basename(data.agentDatabase)) — SQLCipher 4, passphrase \"\(Self.samplePassphrase)\"")
+        say("files folder:   \(data.filesFolder!)")
         for f in sample.files {
-            say("  " + f.name.padding(toLength: 22, withPad: " ", startingAt: 0)
-                + ByteCount.format(f.size).leftPadded(to: 10) + "  sha256 " + f.sha256.prefix(16))
+            let state = !f.referenced ? "orphan (not in the chat DB)" : f.encrypted ? "CryptoFile, key in the chat DB" : "plaintext"
+            say("  " + f.name.padding(toLength: 22, withPad: " ", startingAt: 0) + ByteCount.format(f.size).leftPadded(to: 10) + "  " + state)
         }
+        for name in SampleDataDirectory.missingFiles { say("  " + name.padding(toLength: 32, withPad: " ", startingAt: 0) + "  referenced, missing on disk") }
 
-        step("2. Encrypt the files folder in place (sxkit files encrypt --in-place --manifest)")
+        let databases = try DatabaseDemo(steps: self, set: DatabaseSet(dataDirectory: data))
+        try databases.run()
+        try runFileSteps(sample)
+
+        step("Done")
+        say("Everything is in \(root). Remove it with: rm -rf '\(root)'")
+    }
+
+    static let samplePassphrase = String(decoding: SampleDataDirectory.defaultPassphrase.copyBytes(), as: UTF8.self)
+
+    /// CryptoFiles on their own: the sample's plaintext files are copied to an outbox and encrypted,
+    /// verified, read, tampered with and decrypted there.
+    func runFileSteps(_ sample: SampleDataDirectory) throws {
+        let outbox = Path.join(root, "outbox")
+        let plain = sample.files.filter { !$0.encrypted }
+        try FileManager.default.createDirectory(atPath: outbox, withIntermediateDirectories: true)
+        for f in plain { try FileManager.default.copyItem(atPath: Path.join(sample.directory.filesFolder!, f.name), toPath: Path.join(outbox, f.name)) }
+
+        step("9. Encrypt an outbox folder in place (sxkit files encrypt --in-place --manifest)")
         let manifest = Path.join(root, "files-manifest.json")
         let batch = CryptoFileBatch(manifestPath: manifest)
-        let (enc, encSeconds) = try timed { try batch.encrypt([files], to: .inPlace) }
+        let (enc, encSeconds) = try timed { try batch.encrypt([outbox], to: .inPlace) }
         say("encrypted \(enc.done) files, \(ByteCount.format(enc.bytes)) in \(String(format: "%.2f", encSeconds)) s; keys in \(manifest) (mode 0600)")
-        let again = try batch.encrypt([files], to: .inPlace)
+        let again = try batch.encrypt([outbox], to: .inPlace)
         say("running it again changes nothing: \(again.skipped) already encrypted, \(again.done) encrypted")
 
-        step("3. Verify every tag (sxkit files verify --manifest)")
+        step("10. Verify every tag (sxkit files verify --manifest)")
         let verified = try batch.verify([])
         say("\(verified.done) of \(verified.items.count) files authentic")
 
-        step("4. Read one file without decrypting it on disk (sxkit files cat)")
-        let doc = sample.files.first { $0.name.hasSuffix(".txt") }!
-        let docPath = Path.join(files, doc.name)
+        step("11. Read one file without decrypting it on disk (sxkit files cat)")
+        let doc = plain.first { $0.name.hasSuffix(".txt") || $0.name.hasSuffix(".md") || $0.name.hasSuffix(".csv") }!
+        let docPath = Path.join(outbox, doc.name)
         let args = try CryptoFileManifest.load(manifest).args(for: docPath)!
         let pipe = Pipe()
         try CryptoFile.decrypt(file: docPath, toDescriptor: pipe.fileHandleForWriting.fileDescriptor, args: args)
@@ -99,7 +120,7 @@ struct DemoSteps {
         let firstLine = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").first ?? ""
         say("\(doc.name): \"\(firstLine)\"")
 
-        step("5. Tamper with a copy: the tag catches it, nothing is decrypted")
+        step("12. Tamper with a copy: the tag catches it, nothing is decrypted")
         let tampered = Path.join(root, "tampered.bin")
         var bytes = try FileBytes.read(docPath, limit: 64 << 20)
         bytes[bytes.count / 2] ^= 0x01
@@ -107,19 +128,16 @@ struct DemoSteps {
         let check = CryptoFileBatch.verifyOne(tampered, args: args)
         say("verify: \(check.status.rawValue) — \(check.message ?? "")")
 
-        step("6. Decrypt copies for review (sxkit files decrypt -o) and compare hashes")
+        step("13. Decrypt copies for review (sxkit files decrypt -o) and compare hashes")
         let review = Path.join(root, "decrypted")
-        let dec = try batch.decrypt([files], to: .folder(review))
+        let dec = try batch.decrypt([outbox], to: .folder(review))
         var matching = 0
-        for f in sample.files {
-            let copy = try FileBytes.read(Path.join(review, Path.basename(files) + "/" + f.name), limit: 256 << 20)
+        for f in plain {
+            let copy = try FileBytes.read(Path.join(review, "outbox/" + f.name), limit: 256 << 20)
             if Hex.encode(SHA256Digest.of(copy)) == f.sha256 { matching += 1 }
         }
-        say("decrypted \(dec.done) files into \(review); \(matching) of \(sample.files.count) match the originals' SHA-256")
-        guard matching == sample.files.count else { throw DemoFailure("decrypted copies differ from the originals") }
-
-        step("Done")
-        say("Everything is in \(root). Remove it with: rm -rf '\(root)'")
+        say("decrypted \(dec.done) files into \(review); \(matching) of \(plain.count) match the originals' SHA-256")
+        guard matching == plain.count else { throw DemoFailure("decrypted copies differ from the originals") }
     }
 
     static func newTempFolder() throws -> String {

@@ -34,7 +34,7 @@ enum DatabaseFindings {
                 out.append("\(files.unreferenced) file(s) (\(ByteCount.format(files.unreferencedBytes))) in the files folder are not referenced by the chat database (orphans)")
             }
             if files.plaintext > 0 {
-                out.append("\(files.plaintext) referenced file(s) are stored unencrypted; `sxkit files encrypt --data-dir` encrypts them")
+                out.append("\(files.plaintext) referenced file(s) are stored unencrypted (the app's \"encrypt local files\" setting was off when they arrived)")
             }
             if files.unsafePaths > 0 {
                 out.append("\(files.unsafePaths) file path(s) in the chat database are absolute or leave the files folder; they were not followed")

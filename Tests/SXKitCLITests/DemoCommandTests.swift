@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import SXTestSupport
+
+/// `sxkit demo` walks every capability on a fresh sample and fails loudly if any step misbehaves.
+@Suite struct DemoCommandTests {
+    @Test func demoWalksEveryStep() throws {
+        let dir = try TempFolder()
+        let r = try CLI.run(["demo", "--dir", dir.file("demo")])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        for line in [
+            "the sample passphrase: chat database correct, agent database correct",
+            "a wrong one: chat database wrongPassphrase, agent database wrongPassphrase",
+            "old passphrase now: wrongPassphrase, wrongPassphrase; new passphrase: correct, correct",
+            "every table has the same row count as before: yes",
+            "DBMigrationResult: {\"type\":\"ok\"}",
+            "\"migrationError\":{\"downMigrations\":[\"20261121_demo_pinned_chats\"],\"type\":\"downgrade\"}",
+            "with yesUpDown: {\"type\":\"ok\"}; reverted 20261121_demo_pinned_chats",
+            "7 of 7 files authentic",
+        ] {
+            #expect(r.stdout.contains(line), "missing: \(line)")
+        }
+        #expect(r.stdout.contains("files: 12 referenced (10 present, 2 missing; 4 encrypted, 8 plaintext), 1 orphan"))
+    }
+
+    @Test func sampleOnlyBuildsABigEnoughChatDatabase() throws {
+        let dir = try TempFolder()
+        let r = try CLI.run(["demo", "--sample-only", "--dir", dir.file("s"), "--chat-db-size", "3MB"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let size = try FileManager.default.attributesOfItem(atPath: dir.file("s/simplex_v1_chat.db"))[.size] as? Int ?? 0
+        #expect(size >= 3_000_000)
+        #expect(!r.stdout.contains("== 2."))
+        let bad = try CLI.run(["demo", "--sample-only", "--dir", dir.file("t"), "--chat-db-size", "lots"])
+        #expect(bad.status == 2)
+    }
+}

@@ -173,13 +173,240 @@ _sxkit() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    files|demo|help)
+    db|files|demo|help)
         # Offer subcommand argument completions
         "_sxkit_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'files demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'db files demo help' -- "${cur}"))
+        ;;
+    esac
+}
+
+_sxkit_db() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __sxkit_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    inspect|test-key|rekey|recover|status|migrate)
+        # Offer subcommand argument completions
+        "_sxkit_db_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'inspect test-key rekey recover status migrate' -- "${cur}"))
+        ;;
+    esac
+}
+
+_sxkit_db_inspect() {
+    repeating_flags=()
+    non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose --deep -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file)
+    __sxkit_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--db')
+        return
+        ;;
+    '--passphrase-file')
+        return
+        ;;
+    esac
+}
+
+_sxkit_db_test-key() {
+    repeating_flags=()
+    non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file)
+    __sxkit_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--db')
+        return
+        ;;
+    '--passphrase-file')
+        return
+        ;;
+    esac
+}
+
+_sxkit_db_rekey() {
+    repeating_flags=()
+    non_repeating_flags=(--desktop-passphrase --no-passphrase --decrypt --keep-backup --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file --new-passphrase-file)
+    __sxkit_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--db')
+        return
+        ;;
+    '--passphrase-file')
+        return
+        ;;
+    '--new-passphrase-file')
+        return
+        ;;
+    esac
+}
+
+_sxkit_db_recover() {
+    repeating_flags=()
+    non_repeating_flags=(--json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db)
+    __sxkit_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--db')
+        return
+        ;;
+    esac
+}
+
+_sxkit_db_status() {
+    repeating_flags=()
+    non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --role --migrations --passphrase-file)
+    __sxkit_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--db')
+        return
+        ;;
+    '--role')
+        __sxkit_add_completions -W 'chat'$'\n''agent'
+        return
+        ;;
+    '--migrations')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        return
+        ;;
+    esac
+}
+
+_sxkit_db_migrate() {
+    repeating_flags=()
+    non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --role --migrations --confirm --backup-path --passphrase-file)
+    __sxkit_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--db')
+        return
+        ;;
+    '--role')
+        __sxkit_add_completions -W 'chat'$'\n''agent'
+        return
+        ;;
+    '--migrations')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--confirm')
+        __sxkit_add_completions -W 'yesUp'$'\n''yesUpDown'$'\n''error'$'\n''console'
+        return
+        ;;
+    '--backup-path')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-file')
+        return
         ;;
     esac
 }
@@ -332,9 +559,9 @@ _sxkit_files_verify() {
 
 _sxkit_demo() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--sample-only -h --help)
     repeating_options=()
-    non_repeating_options=(--dir --seed)
+    non_repeating_options=(--dir --seed --chat-db-size)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -344,6 +571,9 @@ _sxkit_demo() {
         return
         ;;
     '--seed')
+        return
+        ;;
+    '--chat-db-size')
         return
         ;;
     esac

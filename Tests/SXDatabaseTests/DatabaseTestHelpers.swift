@@ -1,6 +1,7 @@
 import Foundation
 import SXCore
 import SXDatabase
+import SXTestSupport
 
 /// A passphrase as the key pragma receives it: UTF-8 text.
 func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
@@ -18,26 +19,6 @@ func makeDatabase(_ path: String, passphrase: String) throws {
     try db.execute("CREATE TABLE t(a INTEGER, b TEXT); INSERT INTO t VALUES (1, 'one'), (2, 'two');")
 }
 
-/// Runs the Debian `sqlcipher` shell on `path` with `script` on stdin.
-func sqlcipherShell(_ path: String, _ script: String) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: sqlcipherShellPath)
-    process.arguments = [path]
-    let input = Pipe(), output = Pipe(), error = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    input.fileHandleForWriting.write(Data(script.utf8))
-    try input.fileHandleForWriting.close()
-    let out = output.fileHandleForReading.readDataToEndOfFile()
-    let err = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-}
-
-let sqlcipherShellPath = "/usr/bin/sqlcipher"
-let sqlcipherShellInstalled = FileManager.default.isExecutableFile(atPath: sqlcipherShellPath)
 
 /// Modification time in nanoseconds, or nil when the file is missing.
 func modificationTime(_ path: String) -> Int? {

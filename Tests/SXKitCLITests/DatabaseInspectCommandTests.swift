@@ -99,20 +99,9 @@ import SXTestSupport
         let file = try dir.write("pass.txt", Array((secret + "\n").utf8))
         let r = try CLI.run(["db", "test-key", "--data-dir", sample.directory.root, "--passphrase-file", file])
         #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlcipher") {
+        if sqlcipherShellInstalled {
             let escaped = secret.replacingOccurrences(of: "'", with: "''")
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlcipher")
-            p.arguments = [sample.directory.chatDatabase]
-            let input = Pipe(), output = Pipe()
-            p.standardInput = input
-            p.standardOutput = output
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            input.fileHandleForWriting.write(Data("PRAGMA key = '\(escaped)';\nSELECT count(*) FROM users;\n".utf8))
-            try input.fileHandleForWriting.close()
-            let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
+            let out = try sqlcipherShell(sample.directory.chatDatabase, "PRAGMA key = '\(escaped)';\nSELECT count(*) FROM users;\n").output
             #expect(out.contains("2"), "the sqlcipher shell could not open the sample with the same passphrase: \(out)")
         }
     }

@@ -56,21 +56,8 @@ struct RekeyCommandTests {
     }
 
     static func shell(_ path: String, _ passphrase: String, _ script: String) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlcipher")
-        process.arguments = [path]
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
         let key = passphrase.isEmpty ? "" : "PRAGMA key = '\(passphrase.replacingOccurrences(of: "'", with: "''"))';\n"
-        input.fileHandleForWriting.write(Data((key + script + "\n").utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        return try sqlcipherShell(path, key + script + "\n")
     }
 
     /// The shell's hash of schema and every row, or nil when the passphrase does not open the file.

@@ -120,56 +120,58 @@ public struct DatabaseInspector: Sendable {
             return
         }
         defer { snapshot.remove() }
+        let db: DatabaseConnection, format: CipherFormat
         do {
-            let (db, format) = try DatabaseOpener.open(snapshot.databasePath, passphrase: passphrase, mode: snapshot.mode)
-            result.classification = switch format {
-            case .plaintext: .plaintextSQLite
-            case .sqlcipher4: .sqlcipher4
-            case .sqlcipher3: .sqlcipher3
-            }
-            let reader = DatabaseDetailsReader(db: db, format: format)
-            // Each part is read on its own, so a damaged page costs only the part that needs it.
-            do {
-                result.details = try reader.details()
-            } catch {
-                result.findings.append("the schema cannot be read: \(error)")
-            }
-            if !snapshot.isCopy, let d = result.details {
-                let pageSize = d.cipher?.cipherPageSize ?? d.pageSize
-                if let wal = JournalModeProbe.isWAL(path: result.database.path, pageSize: pageSize, passphrase: passphrase,
-                                                    format: format, tempRoot: options.snapshotFolder) {
-                    result.details?.journalMode = wal ? "wal" : "delete"
-                }
-            }
-            for table in result.details?.tables ?? [] where table.error != nil {
-                result.findings.append("table \(table.name) cannot be counted: \(table.error!)")
-            }
-            if result.database.role == .chat {
-                do {
-                    result.chat = try reader.chatSummary(filesFolder: filesFolder)
-                } catch {
-                    result.findings.append("the chat summary cannot be read: \(error)")
-                }
-            }
-            if options.deep { result.integrity = reader.integrity() }
-            result.findings += DatabaseFindings.of(result)
+            (db, format) = try DatabaseOpener.open(snapshot.databasePath, passphrase: passphrase, mode: snapshot.mode)
         } catch let error as DatabaseError where error.isNotADatabase {
-            if result.classification == .missing, case .plaintextSQLite? = error.fileKind {
+            if case .plaintextSQLite? = error.fileKind {
                 result.classification = .notADatabase
                 result.findings.append("the file starts like a SQLite database but cannot be read (truncated or damaged): \(error.message)")
-            } else if result.classification == .missing {
+            } else {
                 result.classification = .encryptedWrongPassphrase
                 result.findings.append("the passphrase does not open this database (tried SQLCipher 4 and SQLCipher 3 settings)")
-            } else {
-                result.findings.append("reading stopped: \(error)")
             }
+            return
         } catch let error as DatabaseError {
-            if result.classification == .missing { result.classification = .notADatabase }
+            result.classification = .notADatabase
             result.findings.append("the database cannot be read: \(error.message) (\(error.codeName))")
+            return
         } catch {
-            if result.classification == .missing { result.classification = .notADatabase }
+            result.classification = .notADatabase
             result.findings.append("the database cannot be read: \(error)")
+            return
         }
+        result.classification = switch format {
+        case .plaintext: .plaintextSQLite
+        case .sqlcipher4: .sqlcipher4
+        case .sqlcipher3: .sqlcipher3
+        }
+        let reader = DatabaseDetailsReader(db: db, format: format)
+        // Each part is read on its own, so a damaged page costs only the part that needs it.
+        do {
+            result.details = try reader.details()
+        } catch {
+            result.findings.append("the schema cannot be read: \(error)")
+        }
+        if !snapshot.isCopy, let d = result.details {
+            let pageSize = d.cipher?.cipherPageSize ?? d.pageSize
+            if let wal = JournalModeProbe.isWAL(path: result.database.path, pageSize: pageSize, passphrase: passphrase,
+                                                format: format, tempRoot: options.snapshotFolder) {
+                result.details?.journalMode = wal ? "wal" : "delete"
+            }
+        }
+        for table in result.details?.tables ?? [] {
+            if let error = table.error { result.findings.append("table \(table.name) cannot be counted: \(error)") }
+        }
+        if result.database.role == .chat {
+            do {
+                result.chat = try reader.chatSummary(filesFolder: filesFolder)
+            } catch {
+                result.findings.append("the chat summary cannot be read: \(error)")
+            }
+        }
+        if options.deep { result.integrity = reader.integrity() }
+        result.findings += DatabaseFindings.of(result)
     }
 
     private func companionFindings(_ r: DatabaseInspection) -> [String] {

@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "SXCore", swiftSettings: strict),
         .target(name: "SXCrypto", dependencies: ["SXCore", "CSodium"], swiftSettings: strict),
         .target(name: "SXDatabase", dependencies: ["SXCore", "CSQLCipher"], swiftSettings: strict),
-        .target(name: "SXArchive", dependencies: ["SXCore", "CArchive"], swiftSettings: strict),
+        .target(name: "SXArchive", dependencies: ["SXCore", "SXDatabase", "CArchive"], swiftSettings: strict),
         .target(name: "SXMedia", dependencies: ["SXCore", "CVips"], swiftSettings: strict),
         // Sample data directories for the demo, tests and benchmarks.
         .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia"], swiftSettings: strict),
@@ -41,6 +41,7 @@ let package = Package(
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXMediaTests", dependencies: ["SXMedia", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXSample", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXDatabaseTests", dependencies: ["SXDatabase", "SXCore", "SXSample", "SXTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

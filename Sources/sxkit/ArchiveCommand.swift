@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `sxkit archive …`: chat archives (FORMATS §8), the ZIP the apps export and import.
+struct ArchiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "archive",
+        abstract: "Export, import, list and verify chat archives (ZIP).",
+        subcommands: []
+    )
+}

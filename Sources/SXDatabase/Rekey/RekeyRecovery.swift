@@ -99,6 +99,9 @@ public enum RekeyRecovery {
                 try RekeyFiles.secureRemove(RekeyFiles.backup(database))
                 removed.append(RekeyFiles.backup(database))
             }
+        } else {
+            // A linked backup kept the database's permissions; a kept one holds old secrets: 0600.
+            for database in journal.databases { _ = chmod(RekeyFiles.backup(database), 0o600) }
         }
         try finish(journalPath)
         removed.append(journalPath)

@@ -35,12 +35,13 @@ public enum ChatArchiveCheck {
     public static func run(_ path: String, limits: ArchiveLimits = ArchiveLimits()) throws -> ChatArchivePlan {
         let directory = try ZipDirectory.read(path, maxEntries: limits.maxEntries)
         var items: [ChatArchivePlan.Item] = []
-        var names = Set<String>()
+        // Bytes, not Strings: Swift compares strings by canonical equivalence, which would hide NFC/NFD twins.
+        var names = Set<[UInt8]>()
         var keys: [String: String] = [:]
         var total: Int64 = 0
         for record in directory.entries {
             let entry = try check(record, limits: limits)
-            guard names.insert(record.name).inserted else {
+            guard names.insert(Array(record.name.utf8)).inserted else {
                 throw ArchiveFailure("entry '\(record.name)' appears twice in the archive; refusing it, since which copy wins would depend on the tool")
             }
             let key = ArchiveEntryName.collisionKey(record.name)

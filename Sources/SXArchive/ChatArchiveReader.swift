@@ -51,7 +51,13 @@ final class ChatArchiveReader {
         let record = plan.items[index].record
         var count: Int64 = 0
         while true {
-            let chunk = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
+            let chunk: ZipStreamReader.Chunk
+            do {
+                chunk = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
+            } catch let failure as ArchiveFailure {
+                // libarchive cannot go on past a broken deflate stream: the whole reading stops here.
+                throw ArchiveFailure("entry '\(record.name)' is damaged (\(failure.message)); the archive cannot be read past it")
+            }
             switch chunk {
             case .bytes(let n):
                 count += Int64(n)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SXArchive
 import SXCore
 import SXDatabase
 
@@ -49,6 +50,12 @@ struct DatabaseSelectionOptions: ParsableArguments {
         if let leftovers = RekeyRecovery.warning(for: set) {
             if writes { throw UsageError("\(leftovers); run `sxkit db recover` first, then run this command again") }
             ConsoleOutput.standardError.writeLine("sxkit: warning: \(leftovers); run `sxkit db recover`")
+        }
+        // An interrupted archive import replaces these databases when it is settled.
+        let root = set.dataDirectory?.root ?? Path.parent(set.targets[0].path)
+        if let imported = ImportRecovery.warning(root: root, prefix: set.dataDirectory?.prefix ?? DataDirectory.defaultPrefix) {
+            if writes { throw UsageError("\(imported) first, then run this command again") }
+            ConsoleOutput.standardError.writeLine("sxkit: warning: \(imported)")
         }
         return set
     }

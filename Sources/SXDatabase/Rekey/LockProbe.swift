@@ -5,7 +5,7 @@ import Glibc
 
 /// Asks the kernel whether another process holds one of SQLite's locks on a database, without
 /// opening it with SQLite (recovery has no passphrase) and without taking a lock.
-enum LockProbe {
+public enum LockProbe {
     /// SQLite's lock bytes in the database file: PENDING, RESERVED, then the 510 SHARED bytes.
     static let databaseLockRange: (start: Int, length: Int) = (0x4000_0000, 512)
     /// The -shm lock slots: eight WAL locks, then the "a connection is open" (DMS) byte.
@@ -13,7 +13,7 @@ enum LockProbe {
 
     /// True when another process has the database (or its WAL index) locked. Call it only while this
     /// process holds no SQLite connection to the file: closing the probe's descriptor would drop them.
-    static func isInUse(_ database: String) -> Bool {
+    public static func isInUse(_ database: String) -> Bool {
         held(database, databaseLockRange) || held(database + "-shm", sharedMemoryLockRange)
     }
 

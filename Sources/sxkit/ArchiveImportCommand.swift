@@ -1,0 +1,61 @@
+import ArgumentParser
+import SXArchive
+import SXCore
+
+/// `sxkit archive import`: replace a data directory's databases and files with a chat archive's.
+struct ArchiveImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a chat archive into a data directory.",
+        discussion: """
+        The archive is checked first and refused whole when anything in it is hostile or damaged. The \
+        passphrase is that of the archive's databases (they keep the one they had when exported); it \
+        is tested before the data directory is touched. The current databases are kept as <db>.bak \
+        (with their -wal/-shm as <db>.bak-wal/-shm); the import refuses while a .bak is in the way or \
+        while SimpleX Chat has the databases open. Files go into the files folder and wallpapers into \
+        the assets folder; files already there and not in the archive stay. An identical file is left \
+        as it is; a different file of the same name is replaced by the archive's (the imported \
+        database refers to it by that name) and the old one is moved to <folder>.bak/, reported as an \
+        ArchiveError. A killed import is finished or rolled back by the next import or by \
+        `sxkit archive recover`. Exit status 3 when some files could not be imported (each is named).
+        """
+    )
+
+    @Argument(help: "The chat archive (ZIP).", completion: .file())
+    var archive: String
+
+    @OptionGroup var dataDirectory: DataDirectoryOptions
+    @OptionGroup var passphrase: PassphraseOptions
+    @OptionGroup var options: GlobalOptions
+
+    func run() throws {
+        let data = dataDirectory.resolve()
+        let secret = try passphrase.resolve()
+        let tracker = ProgressTracker(label: "import")
+        // --json prints one document; progress lines on stdout would break it.
+        let ticker = options.json ? nil : options.startProgress(tracker)
+        let result = Result { try ArchiveImport.run(archive: Path.absolute(archive), into: data, passphrase: secret, progress: tracker) }
+        ticker?.stop()
+        let report = try result.get()
+        if options.json {
+            try JSONDocument.print(report)
+        } else {
+            let out = ConsoleOutput.standardOutput
+            if let recovery = report.recovery, !options.quiet {
+                out.writeLine("Found: \(recovery.found). Recovered: \(recovery.done).")
+            }
+            for error in report.archiveErrors {
+                ConsoleOutput.standardError.writeLine("sxkit: \(error.sentence)")
+            }
+            if !options.quiet {
+                let seconds = String(format: "%.2f", report.seconds)
+                out.writeLine("Imported \(report.entries) entries (\(ByteCount.format(report.bytes))) into \(data.root) in \(seconds) s.")
+                if !report.backups.isEmpty {
+                    out.writeLine("The previous databases are kept as \(report.backups.joined(separator: ", ")); they open with the previous passphrase.")
+                }
+                if !report.archiveErrors.isEmpty { out.writeLine("\(report.archiveErrors.count) problem(s), listed above.") }
+            }
+        }
+        if !report.archiveErrors.isEmpty { throw CommandFailure(status: .partial) }
+    }
+}

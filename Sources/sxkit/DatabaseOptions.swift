@@ -45,9 +45,10 @@ struct DatabaseSelectionOptions: ParsableArguments {
     /// The set, after saying so on stderr when an interrupted passphrase change left files behind
     /// (every `db` command notices). A command that writes refuses instead: its changes would be
     /// lost when the change is rolled forward.
-    func resolveNoticingLeftovers(role: DatabaseRole? = nil, writes: Bool = false) throws -> DatabaseSet {
+    func resolveNoticingLeftovers(role: DatabaseRole? = nil, writes: Bool = false, settlesRekey: Bool = false) throws -> DatabaseSet {
         let set = resolve(role: role)
-        if let leftovers = RekeyRecovery.warning(for: set) {
+        // `db rekey` settles an interrupted rekey itself (and `db recover` is that settling).
+        if !settlesRekey, let leftovers = RekeyRecovery.warning(for: set) {
             if writes { throw UsageError("\(leftovers); run `sxkit db recover` first, then run this command again") }
             ConsoleOutput.standardError.writeLine("sxkit: warning: \(leftovers); run `sxkit db recover`")
         }

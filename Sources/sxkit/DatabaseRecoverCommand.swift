@@ -18,7 +18,7 @@ struct DatabaseRecoverCommand: ParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() throws {
-        let report = try RekeyRecovery.recover(selection.resolve())
+        let report = try RekeyRecovery.recover(selection.resolveNoticingLeftovers(settlesRekey: true))
         if options.json {
             try JSONDocument.print(report)
         } else if !options.quiet {

@@ -37,7 +37,7 @@ struct DatabaseRekeyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let set = selection.resolve()
+        let set = try selection.resolveNoticingLeftovers(writes: true, settlesRekey: true)
         let current = try passphrase.resolve()
         let new: SecretBytes
         if decrypt {

@@ -5,6 +5,6 @@ struct ArchiveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archive",
         abstract: "Export, import, list and verify chat archives (ZIP).",
-        subcommands: []
+        subcommands: [ArchiveExportCommand.self, ArchiveListCommand.self]
     )
 }

@@ -161,6 +161,7 @@ import Testing
         #expect(shell("cd '\(data)' && zip -qr '\(infoZip)' simplex_v1_files simplex_v1_chat.db") == 0)
         let ours = dir.file("ours.zip")
         #expect(try export(data, ours, ["-q"]).status == 0)
+        let untouched = try FolderSnapshot.take(dir.path)
         for archive in [infoZip, ours] {
             let text = try CLI.run(["archive", "list", archive])
             #expect(text.status == 0, "\(text.stderr)")
@@ -193,6 +194,8 @@ import Testing
             }
             #expect(rows.contains { $0["name"] as? String == "simplex_v1_files/" } == (archive == infoZip), "folder entries only from zip -r")
         }
+        let after = try FolderSnapshot.take(dir.path)
+        #expect(after == untouched, "list changed: \(after.differences(from: untouched))")
         let bad = try CLI.run(["archive", "list", data + "/simplex_v1_chat.db"])
         #expect(bad.status == 1 && bad.stderr.contains("is not a readable ZIP archive"))
     }

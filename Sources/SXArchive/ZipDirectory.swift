@@ -17,9 +17,13 @@ public struct ZipEntryRecord: Sendable, Equatable {
     public var endOffset: Int64
     /// The Unix mode from the external attributes, when the archive was made on Unix and set one.
     public var unixMode: UInt32?
+    /// Modification time in Unix seconds: the extended timestamp ("UT") when present, else the DOS
+    /// date and time read as local time.
+    public var modified: Int64 = 0
 
     /// A name ending in `/` is a directory entry in every ZIP writer.
     public var isDirectory: Bool { name.hasSuffix("/") }
+    public var zipMethod: ZipMethod { ZipMethod(code: method) }
     /// Traditional PKWARE encryption (bit 0), strong encryption (bit 6), or WinZip AES (method 99).
     public var isEncrypted: Bool { flags & 0x0041 != 0 || method == 99 }
 }
@@ -39,6 +43,11 @@ public struct ZipDirectory: Sendable {
     static let maxCommentSize = 0xFFFF
     /// A central directory larger than this is refused before it is read (it would hold millions of entries).
     static let maxCentralDirectoryBytes: Int64 = 256 << 20
+
+    /// Every entry of the archive at `path` (for `archive list`), checked the same way.
+    public static func entries(in path: String) throws -> [ZipEntryRecord] {
+        try read(path, maxEntries: ArchiveLimits().maxEntries).entries
+    }
 
     public static func read(_ path: String, maxEntries: Int) throws -> ZipDirectory {
         let fd = try POSIXFile.open(path, flags: O_RDONLY)
@@ -168,6 +177,7 @@ struct ZipBytes {
             localHeaderOffset: Int64(le32(c, at + 42)), endOffset: 0, unixMode: nil)
         let extra = Array(c[(at + 46 + nameLength)..<(at + 46 + nameLength + extraLength)])
         let usesZip64 = try applyZip64(extra, to: &record, offsetToo: true)
+        record.modified = Self.extendedTime(extra) ?? Self.dosTime(date: le16(c, at + 14), time: le16(c, at + 12))
         let madeBy = le16(c, at + 4) >> 8
         let mode = le32(c, at + 38) >> 16
         if madeBy == 3, mode != 0 { record.unixMode = mode }   // 3 = Unix
@@ -179,6 +189,33 @@ struct ZipBytes {
         }
         try checkLocalHeader(&record, centralNameBytes: nameBytes, zip64: usesZip64)
         return (record, next)
+    }
+
+    /// The modification time of an extended-timestamp extra field (0x5455, "UT"), free of the DOS
+    /// date's time zone and two-second steps.
+    static func extendedTime(_ extra: [UInt8]) -> Int64? {
+        var at = 0
+        while at + 4 <= extra.count {
+            let id = le16(extra, at), length = Int(le16(extra, at + 2))
+            guard at + 4 + length <= extra.count else { return nil }
+            if id == 0x5455, length >= 5, extra[at + 4] & 1 != 0 {
+                return Int64(Int32(bitPattern: le32(extra, at + 5)))
+            }
+            at += 4 + length
+        }
+        return nil
+    }
+
+    static func dosTime(date: UInt16, time: UInt16) -> Int64 {
+        var t = tm()
+        t.tm_year = Int32(date >> 9) + 80
+        t.tm_mon = Int32((date >> 5) & 0x0F) - 1
+        t.tm_mday = Int32(date & 0x1F)
+        t.tm_hour = Int32(time >> 11)
+        t.tm_min = Int32((time >> 5) & 0x3F)
+        t.tm_sec = Int32(time & 0x1F) * 2
+        t.tm_isdst = -1
+        return Int64(mktime(&t))
     }
 
     /// Fills the sizes (and offset) the classic fields mark as 0xFFFFFFFF from a ZIP64 extra field.

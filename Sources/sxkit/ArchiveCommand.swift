@@ -5,6 +5,9 @@ struct ArchiveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archive",
         abstract: "Export, import, list and verify chat archives (ZIP).",
-        subcommands: [ArchiveImportCommand.self, ArchiveVerifyCommand.self, ArchiveRecoverCommand.self]
+        subcommands: [
+            ArchiveExportCommand.self, ArchiveImportCommand.self, ArchiveListCommand.self, ArchiveVerifyCommand.self,
+            ArchiveRecoverCommand.self,
+        ]
     )
 }

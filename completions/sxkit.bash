@@ -173,13 +173,13 @@ _sxkit() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    db|files|demo|help)
+    db|archive|files|demo|help)
         # Offer subcommand argument completions
         "_sxkit_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'db files demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'db archive files demo help' -- "${cur}"))
         ;;
     esac
 }
@@ -406,6 +406,146 @@ _sxkit_db_migrate() {
         return
         ;;
     '--passphrase-file')
+        return
+        ;;
+    esac
+}
+
+_sxkit_archive() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __sxkit_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    export|import|list|verify|recover)
+        # Offer subcommand argument completions
+        "_sxkit_archive_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'export import list verify recover' -- "${cur}"))
+        ;;
+    esac
+}
+
+_sxkit_archive_export() {
+    repeating_flags=()
+    non_repeating_flags=(--no-compression --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    __sxkit_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--passphrase-file')
+        return
+        ;;
+    esac
+}
+
+_sxkit_archive_import() {
+    repeating_flags=()
+    non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    __sxkit_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--passphrase-file')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __sxkit_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_sxkit_archive_list() {
+    repeating_flags=()
+    non_repeating_flags=(--json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __sxkit_offer_flags_options 1
+}
+
+_sxkit_archive_verify() {
+    repeating_flags=()
+    non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--passphrase-file)
+    __sxkit_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--passphrase-file')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __sxkit_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_sxkit_archive_recover() {
+    repeating_flags=()
+    non_repeating_flags=(--json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir)
+    __sxkit_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
         return
         ;;
     esac

@@ -9,7 +9,7 @@ struct DatabaseDemo {
     let steps: DemoSteps
     let set: DatabaseSet
     let passphrase = SampleDataDirectory.defaultPassphrase
-    let newPassphrase = SecretBytes(Array("demo: a longer passphrase, with 'quotes' and ünïcode".utf8))
+    static let newPassphrase = SecretBytes(Array("demo: a longer passphrase, with 'quotes' and ünïcode".utf8))
 
     init(steps: DemoSteps, set: DatabaseSet) throws {
         self.steps = steps
@@ -28,17 +28,17 @@ struct DatabaseDemo {
         }
 
         steps.step("4. Change the passphrase of both databases at once (sxkit db rekey)")
-        let report = try DatabaseRekey.run(set, current: passphrase, new: newPassphrase)
+        let report = try DatabaseRekey.run(set, current: passphrase, new: Self.newPassphrase)
         for db in report.databases {
             steps.say("\(db.database.label): \(db.oldCipher.rawValue) → \(db.newCipher.rawValue) in \(String(format: "%.2f", db.seconds)) s")
         }
         let old = set.targets.map { KeyTester.test($0, passphrase: passphrase).outcome.rawValue }
-        let new = set.targets.map { KeyTester.test($0, passphrase: newPassphrase).outcome.rawValue }
+        let new = set.targets.map { KeyTester.test($0, passphrase: Self.newPassphrase).outcome.rawValue }
         steps.say("old passphrase now: \(old.joined(separator: ", ")); new passphrase: \(new.joined(separator: ", "))")
         steps.say("the .bak copies under the old passphrase were erased (their salt overwritten) and removed")
 
         steps.step("5. Inspect again: same rows, new key")
-        let after = DatabaseInspector().inspect(set, passphrase: newPassphrase)
+        let after = DatabaseInspector().inspect(set, passphrase: Self.newPassphrase)
         let same = zip(before.databases, after.databases).allSatisfy { $0.details?.tables == $1.details?.tables }
         steps.say("every table has the same row count as before: \(same ? "yes" : "NO")")
         guard same else { throw DemoFailure("row counts changed across the passphrase change") }
@@ -50,7 +50,7 @@ struct DatabaseDemo {
     private func migrations() throws {
         steps.step("6. Migration status (sxkit db status)")
         let chat = set.targets[0].path
-        let (status, _) = try Migrator(role: .chat).status(file: chat, passphrase: newPassphrase)
+        let (status, _) = try Migrator(role: .chat).status(file: chat, passphrase: Self.newPassphrase)
         let applied = status.migrations.filter { $0.state == .applied }
         steps.say("chat database: \(applied.count) applied, \(status.migrations.count - applied.count) pending; "
             + "can go down: \(applied.filter(\.canGoDown).map(\.name).joined(separator: ", "))")
@@ -60,14 +60,14 @@ struct DatabaseDemo {
                               up: "CREATE TABLE pinned_chats (contact_id INTEGER PRIMARY KEY REFERENCES contacts ON DELETE CASCADE, pinned_at TEXT NOT NULL);",
                               down: "DROP TABLE pinned_chats;")
         let up = Migrator(migrations: ChatSchema.migrations + [extra])
-            .migrate(file: chat, passphrase: newPassphrase, confirmation: .yesUp)
+            .migrate(file: chat, passphrase: Self.newPassphrase, confirmation: .yesUp)
         steps.say("applied: \(up.applied.joined(separator: ", ")); backup: \(up.backupPath.map(Path.basename) ?? "none")")
         steps.say("DBMigrationResult: \(try json(up.result))")
 
         steps.step("8. Back to the app's list: the extra step must go down (sxkit db migrate --confirm …)")
-        let refused = Migrator(role: .chat).migrate(file: chat, passphrase: newPassphrase, confirmation: .yesUp, backup: .none)
+        let refused = Migrator(role: .chat).migrate(file: chat, passphrase: Self.newPassphrase, confirmation: .yesUp, backup: .none)
         steps.say("with yesUp:     \(try json(refused.result))")
-        let down = Migrator(role: .chat).migrate(file: chat, passphrase: newPassphrase, confirmation: .yesUpDown, backup: .none)
+        let down = Migrator(role: .chat).migrate(file: chat, passphrase: Self.newPassphrase, confirmation: .yesUpDown, backup: .none)
         steps.say("with yesUpDown: \(try json(down.result)); reverted \(down.reverted.joined(separator: ", "))")
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SXCore
+import SXArchive
 import SXCrypto
 import SXDatabase
 import SXSample
@@ -82,6 +83,7 @@ struct DemoSteps {
 
         let databases = try DatabaseDemo(steps: self, set: DatabaseSet(dataDirectory: data))
         try databases.run()
+        try ArchiveDemo(steps: self, source: data, passphrase: DatabaseDemo.newPassphrase).run()
         try runFileSteps(sample)
 
         step("Done")
@@ -98,7 +100,7 @@ struct DemoSteps {
         try FileManager.default.createDirectory(atPath: outbox, withIntermediateDirectories: true)
         for f in plain { try FileManager.default.copyItem(atPath: Path.join(sample.directory.filesFolder!, f.name), toPath: Path.join(outbox, f.name)) }
 
-        step("9. Encrypt an outbox folder in place (sxkit files encrypt --in-place --manifest)")
+        step("13. Encrypt an outbox folder in place (sxkit files encrypt --in-place --manifest)")
         let manifest = Path.join(root, "files-manifest.json")
         let batch = CryptoFileBatch(manifestPath: manifest)
         let (enc, encSeconds) = try timed { try batch.encrypt([outbox], to: .inPlace) }
@@ -106,11 +108,11 @@ struct DemoSteps {
         let again = try batch.encrypt([outbox], to: .inPlace)
         say("running it again changes nothing: \(again.skipped) already encrypted, \(again.done) encrypted")
 
-        step("10. Verify every tag (sxkit files verify --manifest)")
+        step("14. Verify every tag (sxkit files verify --manifest)")
         let verified = try batch.verify([])
         say("\(verified.done) of \(verified.items.count) files authentic")
 
-        step("11. Read one file without decrypting it on disk (sxkit files cat)")
+        step("15. Read one file without decrypting it on disk (sxkit files cat)")
         let doc = plain.first { $0.name.hasSuffix(".txt") || $0.name.hasSuffix(".md") || $0.name.hasSuffix(".csv") }!
         let docPath = Path.join(outbox, doc.name)
         let args = try CryptoFileManifest.load(manifest).args(for: docPath)!
@@ -120,7 +122,7 @@ struct DemoSteps {
         let firstLine = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").first ?? ""
         say("\(doc.name): \"\(firstLine)\"")
 
-        step("12. Tamper with a copy: the tag catches it, nothing is decrypted")
+        step("16. Tamper with a copy: the tag catches it, nothing is decrypted")
         let tampered = Path.join(root, "tampered.bin")
         var bytes = try FileBytes.read(docPath, limit: 64 << 20)
         bytes[bytes.count / 2] ^= 0x01
@@ -128,7 +130,7 @@ struct DemoSteps {
         let check = CryptoFileBatch.verifyOne(tampered, args: args)
         say("verify: \(check.status.rawValue) — \(check.message ?? "")")
 
-        step("13. Decrypt copies for review (sxkit files decrypt -o) and compare hashes")
+        step("17. Decrypt copies for review (sxkit files decrypt -o) and compare hashes")
         let review = Path.join(root, "decrypted")
         let dec = try batch.decrypt([outbox], to: .folder(review))
         var matching = 0

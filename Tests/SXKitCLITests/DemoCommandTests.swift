@@ -17,6 +17,9 @@ import SXTestSupport
             "\"migrationError\":{\"downMigrations\":[\"20261121_demo_pinned_chats\"],\"type\":\"downgrade\"}",
             "with yesUpDown: {\"type\":\"ok\"}; reverted 20261121_demo_pinned_chats",
             "7 of 7 files authentic",
+            "14 of 14 entries intact (every CRC read)",
+            "simplex_v1_chat.db: correct, quick_check ok",
+            "every table has the same row count: yes; the same referenced files are present: yes",
         ] {
             #expect(r.stdout.contains(line), "missing: \(line)")
         }

@@ -22,7 +22,7 @@ public enum ImageCompressor {
     static let startQuality = 85
     /// Palette quality for PNG; PNG bytes follow pixels and colours far more than this knob.
     static let pngQuality = 90
-    /// Bytes grow slower than pixels (a smaller image has more detail per pixel): bytes ∝ pixels^0.85.
+    /// Until measured: bytes grow a little slower than pixels (a smaller photo has more detail per pixel).
     static let pixelExponent = 0.85
 
     public static func compress(_ path: String, options: ImageCompressionOptions = .init()) throws -> CompressedImage {
@@ -65,6 +65,10 @@ struct Search {
     private var working: VipsImage?
     private var workingIsFullSize = false
     private var format: ImageFormat = .jpeg
+    /// The first encode, and bytes ∝ pixels^exponent as measured between it and a later encode at
+    /// the same quality (detail per pixel changes with scale differently for every image).
+    private var probe: Candidate?
+    private var exponent = ImageCompressor.pixelExponent
 
     init(source: ImageSource, options: ImageCompressionOptions) {
         self.source = source
@@ -99,7 +103,7 @@ struct Search {
         } else {
             // Aim a little above the size where the start quality would just fit, so the
             // result has at least the reference loop's pixels; the quality search absorbs the excess.
-            target = clamp(Int(Double(probe.pixels) * pow(Double(budget) / Double(probe.cost), 1 / ImageCompressor.pixelExponent) * 1.1))
+            target = clamp(Int(Double(probe.pixels) * pow(Double(budget) / Double(probe.cost), 1 / exponent) * 1.1))
         }
         var grown = false
         while encodes < 8 {
@@ -114,7 +118,7 @@ struct Search {
                 let roomy = format == .jpeg ? q >= 90 : fit.cost < budget * 3 / 4
                 if roomy && !grown && fit.pixels < source.pixels && encodes < 7 {
                     grown = true
-                    target = clamp(Int(Double(fit.pixels) * pow(Double(budget) / Double(fit.cost), 1 / ImageCompressor.pixelExponent)
+                    target = clamp(Int(Double(fit.pixels) * pow(Double(budget) / Double(fit.cost), 1 / exponent)
                         * (format == .jpeg ? 1.15 : 0.95)))
                     if target > fit.pixels { continue }
                 }
@@ -122,13 +126,17 @@ struct Search {
             }
             guard let failure = step.smallest else { break }
             if failure.pixels <= minimumPixels { break }
-            target = clamp(Int(Double(failure.pixels) * pow(Double(budget) / Double(failure.cost), 1 / ImageCompressor.pixelExponent) * 0.95))
+            // Re-aim with the measured exponent: a little above where the start quality fits, so the
+            // quality search lands near 75-80 rather than at the floor.
+            let aimed = clamp(Int(Double(probe.pixels) * pow(Double(budget) / Double(probe.cost), 1 / exponent) * 1.2))
+            target = aimed < failure.pixels * 9 / 10 ? aimed
+                : clamp(Int(Double(failure.pixels) * pow(Double(budget) / Double(failure.cost), 1 / exponent) * 0.95))
         }
         // Last resort: shrink at the lowest quality until it fits or the minimum size fails.
         while best == nil && encodes < ImageCompressor.maximumEncodes {
             let failure = smallestFailure!
             if failure.pixels <= minimumPixels { break }
-            let next = clamp(Int(Double(failure.pixels) * pow(Double(budget) / Double(failure.cost), 1 / ImageCompressor.pixelExponent) * 0.8))
+            let next = clamp(Int(Double(failure.pixels) * pow(Double(budget) / Double(failure.cost), 1 / exponent) * 0.8))
             _ = try encode(pixels: min(next, failure.pixels * 9 / 10), quality: qualities.lowerBound)
         }
         if best == nil && (smallestFailure.map { $0.pixels > minimumPixels } ?? true) {
@@ -154,7 +162,11 @@ struct Search {
         return (output(bytes, format: .gif), candidate)
     }
 
-    /// Binary search on quality at one scale; returns the best fit there and the smallest miss.
+    /// Searches quality at one scale; returns the best fit there and the smallest miss.
+    ///
+    /// JPEG bytes grow about exponentially with Q in the useful range (≈ 4 % a step), so each next
+    /// guess interpolates log(bytes) between the nearest fit and miss known so far, or extrapolates
+    /// from one of them; the guess always lands strictly between them, like a binary search.
     private mutating func searchQuality(pixels: Int, in range: ClosedRange<Int>, start: Int, knownFit: Int?, encodesLeft: Int)
         throws -> (fit: Candidate?, smallest: Candidate?)
     {
@@ -162,9 +174,10 @@ struct Search {
         var low = knownFit ?? range.lowerBound - 1, high = range.upperBound + 1  // known fit / known miss
         var fit = knownFit == nil ? nil : best, miss: Candidate?
         if high - low <= 1 { return (fit, nil) }
-        var quality = knownFit.map { ($0 + high) / 2 } ?? start
+        var quality = knownFit.map { min(high - 1, $0 + guessStep(from: fit!.cost)) } ?? start
         var spent = 0
-        while spent < min(encodesLeft, 3) {
+        let target = log(Double(budget) * 0.98)
+        while spent < min(encodesLeft, 4) {
             let candidate = try encode(image, quality: quality)
             spent += 1
             if candidate.cost <= budget {
@@ -176,11 +189,25 @@ struct Search {
                 // Far over even at a modest quality: the scale is wrong, not the quality.
                 if candidate.cost > budget * 3 / 2 && quality <= 75 { break }
             }
-            if high - low <= 2 { break }
-            quality = low < range.lowerBound ? max(range.lowerBound, (range.lowerBound + high) / 2 - 1) : (low + high) / 2
-            if quality <= low || quality >= high { break }
+            if high - low <= 1 { break }
+            var next: Int
+            if let fit, let miss {
+                let fraction = (target - log(Double(fit.cost))) / (log(Double(miss.cost)) - log(Double(fit.cost)))
+                next = low + Int((Double(high - low) * fraction).rounded(.down))
+            } else if let fit {
+                next = low + guessStep(from: fit.cost)
+            } else {
+                next = high - guessStep(from: miss!.cost)
+            }
+            quality = min(high - 1, max(low + 1, next, range.lowerBound))
+            if quality >= high { break }
         }
         return (fit, miss)
+    }
+
+    /// Quality steps between `cost` and the budget, at ≈ 4 % more bytes a step; at least 1.
+    private func guessStep(from cost: Int) -> Int {
+        max(1, Int((abs(log(Double(budget) / Double(cost))) / 0.04).rounded(.down)))
     }
 
     /// Decodes the working image (once, or again larger) and settles the output format from it.
@@ -245,6 +272,14 @@ struct Search {
         }
         let candidate = Candidate(encoded: encoded, cost: options.cost(encoded.count, format: format),
                                   width: image.width, height: image.height, format: format, quality: quality)
+        if let probe {
+            let pixelRatio = Double(candidate.pixels) / Double(probe.pixels)
+            if probe.quality == quality, abs(log(pixelRatio)) > 0.2 {
+                exponent = min(1.6, max(0.6, log(Double(candidate.cost) / Double(probe.cost)) / log(pixelRatio)))
+            }
+        } else {
+            probe = candidate
+        }
         if candidate.cost <= budget {
             if best == nil || Self.better(candidate, than: best!) { best = candidate }
         } else if let known = smallestFailure, known.pixels < candidate.pixels || (known.pixels == candidate.pixels && known.cost <= candidate.cost) {
@@ -255,12 +290,9 @@ struct Search {
         return candidate
     }
 
-    /// More pixels win unless their quality is both lower and below 70 (where JPEG artefacts show).
+    /// More pixels win (every candidate has at least `minimumQuality`); at equal size, higher quality.
     private static func better(_ a: Candidate, than b: Candidate) -> Bool {
-        let qa = a.quality ?? 0, qb = b.quality ?? 0
-        if a.pixels == b.pixels { return qa > qb }
-        if a.pixels > b.pixels { return qa >= 70 || qa >= qb }
-        return qb < 70 && qa > qb
+        a.pixels == b.pixels ? (a.quality ?? 0) > (b.quality ?? 0) : a.pixels > b.pixels
     }
 
     private func clamp(_ pixels: Int) -> Int { min(source.pixels, max(minimumPixels, pixels)) }

@@ -52,9 +52,11 @@ struct ImageSource {
     func decode(longSide: Int) throws -> VipsImage {
         do {
             // A square box: the long side lands on `longSide` whichever way the image is rotated.
+            // fail-on warning: libjpeg only *warns* about corrupt entropy data and fills the damage with
+            // grey; sending that picture silently would be worse than naming the file.
             let thumb = try Vips.image("thumbnail", [
                 "filename": .string(path), "width": .int(longSide), "height": .int(longSide),
-                "size": "down", "fail-on": "truncated",
+                "size": "down", "fail-on": "warning",
             ])
             let srgb = try Vips.image("colourspace", ["in": .image(thumb), "space": "srgb"])
             let eight = try Vips.image("cast", ["in": .image(srgb), "format": "uchar"])

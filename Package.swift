@@ -40,7 +40,7 @@ let package = Package(
         .testTarget(name: "SXCoreTests", dependencies: ["SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXMediaTests", dependencies: ["SXMedia", "SXTestSupport"], swiftSettings: strict),
-        .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXDatabaseTests", dependencies: ["SXDatabase", "SXCore", "SXSample", "SXTestSupport"], swiftSettings: strict),
     ],

@@ -1,11 +1,17 @@
 import CVips
 import SXCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// libvips, started once per process. Images are decoded and encoded only through here.
 public enum VipsRuntime {
     /// Starts libvips on first use; later calls are free.
     public static let started: Bool = {
-        vips_init("sxkit") == 0
+        // libvips prints decoder warnings ("error in tile 0 x 16") straight to stderr from any thread;
+        // sxkit reports each failure as one sentence instead. VIPS_WARNING is libvips' own switch.
+        setenv("VIPS_WARNING", "0", 0)
+        return vips_init("sxkit") == 0
     }()
 
     /// "8.14.1".
@@ -19,5 +25,18 @@ public enum VipsRuntime {
             ("tiff", "tiffload"), ("heif/heic/avif", "heifload"), ("jxl", "jxlload"),
         ]
         return loaders.filter { vips_type_find("VipsOperation", $0.1) != 0 }.map(\.0)
+    }
+}
+
+extension VipsRuntime {
+    /// Sizes libvips for `workers` images at once: one libvips thread each when there are several
+    /// (the workers already fill the cores; libvips' own pool on top would oversubscribe them), and
+    /// no operation cache (its memory would grow with every distinct file in a batch).
+    public static func configure(workers: Int) {
+        guard started else { return }
+        let cores = ParallelWork.defaultJobs
+        vips_concurrency_set(Int32(max(1, cores / max(1, workers))))
+        vips_cache_set_max(0)
+        vips_cache_set_max_mem(0)
     }
 }

@@ -4,6 +4,7 @@ import SXCore
 import SXArchive
 import SXCrypto
 import SXDatabase
+import SXMedia
 import SXSample
 
 /// Builds a sample data directory and walks every capability that exists, saying what each step did.
@@ -84,6 +85,7 @@ struct DemoSteps {
         let databases = try DatabaseDemo(steps: self, set: DatabaseSet(dataDirectory: data))
         try databases.run()
         try ArchiveDemo(steps: self, source: data, passphrase: DatabaseDemo.newPassphrase).run()
+        try runImageStep(sample)
         try runFileSteps(sample)
 
         step("Done")
@@ -91,6 +93,24 @@ struct DemoSteps {
     }
 
     static let samplePassphrase = String(decoding: SampleDataDirectory.defaultPassphrase.copyBytes(), as: UTF8.self)
+
+    /// The sample's plaintext photos and PNGs, compressed to the inline limit side by side with the originals.
+    func runImageStep(_ sample: SampleDataDirectory) throws {
+        step("13. Compress the photos and PNGs to the inline limit (sxkit image compress -o)")
+        let folder = sample.directory.filesFolder!
+        let images = sample.files.filter { !$0.encrypted && ($0.name.hasSuffix(".jpg") || $0.name.hasSuffix(".png")) }
+        let target = Path.join(root, "compressed")
+        let batch = ImageBatch(options: ImageCompressionOptions())
+        let (items, seconds) = timed { batch.compress(images.map { Path.join(folder, $0.name) }, into: target) }
+        say(ImageTable.header)
+        for item in items {
+            guard let record = item.record else { throw DemoFailure(item.error ?? "an image failed") }
+            say(ImageTable.line(name: Path.basename(item.source), record))
+        }
+        let largest = items.compactMap(\.record).map(\.outputBytes).max() ?? 0
+        say("\(items.count) images into \(target) in \(String(format: "%.2f", seconds)) s; "
+            + "largest \(largest) bytes, budget \(SimpleXLimits.maxImageSize): \(largest <= SimpleXLimits.maxImageSize ? "every one fits" : "OVER")")
+    }
 
     /// CryptoFiles on their own: the sample's plaintext files are copied to an outbox and encrypted,
     /// verified, read, tampered with and decrypted there.
@@ -100,7 +120,7 @@ struct DemoSteps {
         try FileManager.default.createDirectory(atPath: outbox, withIntermediateDirectories: true)
         for f in plain { try FileManager.default.copyItem(atPath: Path.join(sample.directory.filesFolder!, f.name), toPath: Path.join(outbox, f.name)) }
 
-        step("13. Encrypt an outbox folder in place (sxkit files encrypt --in-place --manifest)")
+        step("14. Encrypt an outbox folder in place (sxkit files encrypt --in-place --manifest)")
         let manifest = Path.join(root, "files-manifest.json")
         let batch = CryptoFileBatch(manifestPath: manifest)
         let (enc, encSeconds) = try timed { try batch.encrypt([outbox], to: .inPlace) }
@@ -108,11 +128,11 @@ struct DemoSteps {
         let again = try batch.encrypt([outbox], to: .inPlace)
         say("running it again changes nothing: \(again.skipped) already encrypted, \(again.done) encrypted")
 
-        step("14. Verify every tag (sxkit files verify --manifest)")
+        step("15. Verify every tag (sxkit files verify --manifest)")
         let verified = try batch.verify([])
         say("\(verified.done) of \(verified.items.count) files authentic")
 
-        step("15. Read one file without decrypting it on disk (sxkit files cat)")
+        step("16. Read one file without decrypting it on disk (sxkit files cat)")
         let doc = plain.first { $0.name.hasSuffix(".txt") || $0.name.hasSuffix(".md") || $0.name.hasSuffix(".csv") }!
         let docPath = Path.join(outbox, doc.name)
         let args = try CryptoFileManifest.load(manifest).args(for: docPath)!
@@ -122,7 +142,7 @@ struct DemoSteps {
         let firstLine = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").first ?? ""
         say("\(doc.name): \"\(firstLine)\"")
 
-        step("16. Tamper with a copy: the tag catches it, nothing is decrypted")
+        step("17. Tamper with a copy: the tag catches it, nothing is decrypted")
         let tampered = Path.join(root, "tampered.bin")
         var bytes = try FileBytes.read(docPath, limit: 64 << 20)
         bytes[bytes.count / 2] ^= 0x01
@@ -130,7 +150,7 @@ struct DemoSteps {
         let check = CryptoFileBatch.verifyOne(tampered, args: args)
         say("verify: \(check.status.rawValue) — \(check.message ?? "")")
 
-        step("17. Decrypt copies for review (sxkit files decrypt -o) and compare hashes")
+        step("18. Decrypt copies for review (sxkit files decrypt -o) and compare hashes")
         let review = Path.join(root, "decrypted")
         let dec = try batch.decrypt([outbox], to: .folder(review))
         var matching = 0

@@ -20,6 +20,7 @@ import SXTestSupport
             "14 of 14 entries intact (every CRC read)",
             "simplex_v1_chat.db: correct, quick_check ok",
             "every table has the same row count: yes; the same referenced files are present: yes",
+            "budget 261120: every one fits",
         ] {
             #expect(r.stdout.contains(line), "missing: \(line)")
         }

@@ -173,13 +173,13 @@ _sxkit() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    db|archive|files|demo|help)
+    db|archive|files|image|demo|help)
         # Offer subcommand argument completions
         "_sxkit_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'db archive files demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'db archive files image demo help' -- "${cur}"))
         ;;
     esac
 }
@@ -681,6 +681,65 @@ _sxkit_files_verify() {
         ;;
     '--args-file')
         __sxkit_add_completions -f
+        return
+        ;;
+    '-j'|'--jobs')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __sxkit_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_sxkit_image() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __sxkit_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    compress)
+        # Offer subcommand argument completions
+        "_sxkit_image_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'compress' -- "${cur}"))
+        ;;
+    esac
+}
+
+_sxkit_image_compress() {
+    repeating_flags=()
+    non_repeating_flags=(--keep-metadata --data-uri --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(-o --output --max-size --format --max-pixels -j --jobs)
+    __sxkit_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '-o'|'--output')
+        return
+        ;;
+    '--max-size')
+        return
+        ;;
+    '--format')
+        __sxkit_add_completions -W 'auto'$'\n''jpeg'$'\n''png'
+        return
+        ;;
+    '--max-pixels')
         return
         ;;
     '-j'|'--jobs')

@@ -42,6 +42,7 @@ struct DemoCommand: ParsableCommand {
 /// A size typed as `500MB`, `1GiB` or plain bytes (see `ByteSize`).
 struct ByteSizeArgument: ExpressibleByArgument {
     let bytes: Int64
+    var defaultValueDescription: String { "\(bytes) bytes" }
     init?(argument: String) {
         guard let bytes = ByteSize.parse(argument) else { return nil }
         self.bytes = bytes

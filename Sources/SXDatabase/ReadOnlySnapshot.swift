@@ -14,7 +14,7 @@ public final class ReadOnlySnapshot: @unchecked Sendable {
     public let mode: DatabaseConnection.Mode
     /// True when `databasePath` is a private copy (the original had WAL frames).
     public let isCopy: Bool
-    private let folder: String?
+    private let folder: PrivateFolder?
 
     public init(of path: String, tempRoot: String? = nil) throws {
         let wal = path + "-wal"
@@ -26,30 +26,20 @@ public final class ReadOnlySnapshot: @unchecked Sendable {
             folder = nil
             return
         }
-        let root = tempRoot ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array(Path.join(root, "sxkit-snapshot-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw FileSystemError("create a private snapshot folder in", path: root)
-        }
-        let privateFolder = String(cString: made)
-        do {
-            let copy = Path.join(privateFolder, Path.basename(path))
-            try Self.copyFile(path, to: copy)
-            try Self.copyFile(wal, to: copy + "-wal")
-            databasePath = copy
-            // The copy is private, so SQLite may build its -shm there; read-only all the same.
-            mode = .readOnly
-            isCopy = true
-            folder = privateFolder
-        } catch {
-            try? FileManager.default.removeItem(atPath: privateFolder)
-            throw error
-        }
+        let privateFolder = try PrivateFolder(label: "snapshot", root: tempRoot)
+        let copy = Path.join(privateFolder.path, Path.basename(path))
+        try Self.copyFile(path, to: copy)
+        try Self.copyFile(wal, to: copy + "-wal")
+        databasePath = copy
+        // The copy is private, so SQLite may build its -shm there; read-only all the same.
+        mode = .readOnly
+        isCopy = true
+        folder = privateFolder
     }
 
     /// Deletes the private copy (a no-op when the original was opened directly).
     public func remove() {
-        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+        folder?.remove()
     }
 
     /// Linux's O_NOATIME (Glibc exports it only under _GNU_SOURCE).

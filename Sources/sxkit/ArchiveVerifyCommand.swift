@@ -53,7 +53,7 @@ struct ArchiveVerifyCommand: ParsableCommand {
             if let problem = entry.problem, entry.database?.keyTest == nil || entry.database?.keyTest == .correct { detail.append(problem) }
             let status = entry.ok ? "OK    " : "FAILED"
             let name = entry.name.padding(toLength: width, withPad: " ", startingAt: 0)
-            let line = "\(status)  \(name)  \(ByteCount.format(entry.size).leftPadded(9))  \(detail.joined(separator: "; "))"
+            let line = "\(status)  \(name)  \(ByteCount.format(entry.size).leftPadded(to: 9))  \(detail.joined(separator: "; "))"
             out.writeLine(String(line.reversed().drop(while: { $0 == " " }).reversed()))
         }
         let failed = report.entries.filter { !$0.ok }.count

@@ -164,7 +164,7 @@ struct DemoSteps {
     }
 
     static func newTempFolder() throws -> String {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let base = PrivateFolder.systemTemp
         var template = Array((base + "/sxkit-demo.XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw FileSystemError("create a folder in", path: base)

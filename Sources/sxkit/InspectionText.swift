@@ -56,7 +56,7 @@ enum InspectionText {
             add("tables", "\(d.tables.count), indexes \(d.indexCount)")
             let width = d.tables.map(\.name.count).max() ?? 0
             for t in d.tables {
-                lines.append(("", t.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (t.rows.map(String.init) ?? "unreadable").leftPadded(12)))
+                lines.append(("", t.name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + (t.rows.map(String.init) ?? "unreadable").leftPadded(to: 12)))
             }
         }
         if let c = r.chat {
@@ -89,11 +89,5 @@ enum InspectionText {
     private static func examples(_ names: [String], _ verbose: Bool) -> String {
         guard verbose, !names.isEmpty else { return "" }
         return ": " + names.joined(separator: ", ")
-    }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String {
-        count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }

@@ -17,12 +17,9 @@ enum JournalModeProbe {
         let n = (try? page.withUnsafeMutableBytes { try POSIXFile.pread(fd, into: $0, at: 0, path: path) }) ?? 0
         guard n == pageSize else { return nil }
         if format == .plaintext { return page[18] == 2 && page[19] == 2 }
-        let root = tempRoot ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array(Path.join(root, "sxkit-probe-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { return nil }
-        let folder = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let copy = Path.join(folder, "page1.db")
+        guard let folder = try? PrivateFolder(label: "probe", root: tempRoot) else { return nil }
+        defer { folder.remove() }
+        let copy = Path.join(folder.path, "page1.db")
         do {
             try AtomicFileWriter.write(page, to: copy, mode: 0o600)
             let db = try DatabaseConnection(path: copy, mode: .readWrite)

@@ -104,8 +104,7 @@ public enum DatabaseRekey {
             if !options.keepBackup {
                 for path in paths { try RekeyFiles.secureRemove(RekeyFiles.backup(path)) }
             } else {
-                // A linked backup kept the database's permissions; a kept one holds old secrets: 0600.
-                for path in paths { _ = chmod(RekeyFiles.backup(path), 0o600) }
+                RekeyFiles.protectKeptBackups(paths)
             }
             CrashPoint.reach("rekey.before-journal-delete")
             try RekeyRecovery.finish(journalPath)

@@ -31,6 +31,11 @@ public enum RekeyFiles {
         guard unlink(path) == 0 || errno == ENOENT else { throw FileSystemError("delete", path: path) }
     }
 
+    /// A linked backup kept the database's permissions; a kept one holds old secrets: 0600.
+    static func protectKeptBackups(_ databases: [String]) {
+        for database in databases { _ = chmod(backup(database), 0o600) }
+    }
+
     /// How much of an encrypted backup is overwritten: more than any page size, so the salt (the first
     /// 16 bytes of page 1) is certainly gone.
     static let saltOverwriteBytes: Int64 = 1 << 17

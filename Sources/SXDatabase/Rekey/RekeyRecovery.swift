@@ -100,8 +100,7 @@ public enum RekeyRecovery {
                 removed.append(RekeyFiles.backup(database))
             }
         } else {
-            // A linked backup kept the database's permissions; a kept one holds old secrets: 0600.
-            for database in journal.databases { _ = chmod(RekeyFiles.backup(database), 0o600) }
+            RekeyFiles.protectKeptBackups(journal.databases)
         }
         try finish(journalPath)
         removed.append(journalPath)

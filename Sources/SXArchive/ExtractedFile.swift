@@ -1,22 +1,7 @@
-import Foundation
 import SXCore
-
-/// A 0700 folder under $TMPDIR for copies of an archive's databases (they hold the user's messages,
-/// if only encrypted), removed with everything in it when the work is done.
-final class PrivateFolder {
-    let path: String
-
-    init(label: String, root: String? = nil) throws {
-        let base = root ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array(Path.join(base, "sxkit-\(label)-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw FileSystemError("create a private folder in", path: base) }
-        path = String(cString: made)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-
-    deinit { remove() }
-}
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A file being written from an archive entry: created exclusively (never following a link that is
 /// already there), flushed to disk before it counts as written.

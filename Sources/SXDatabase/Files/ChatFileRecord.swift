@@ -1,0 +1,94 @@
+import Foundation
+import SXCore
+
+/// One row of the chat DB's `files` table, with the columns sxkit uses (FORMATS §2).
+public struct ChatFileRecord: Sendable, Equatable {
+    public var fileId: Int64
+    public var fileName: String?
+    /// As stored: relative to the files folder, but a hostile or damaged DB may hold anything.
+    public var storedPath: String?
+    public var fileSize: Int64?
+    /// 32 raw bytes when the file on disk is a CryptoFile.
+    public var cryptoKey: [UInt8]?
+    /// 24 raw bytes when the file on disk is a CryptoFile.
+    public var cryptoNonce: [UInt8]?
+
+    public init(fileId: Int64, fileName: String?, storedPath: String?, fileSize: Int64?, cryptoKey: [UInt8]?, cryptoNonce: [UInt8]?) {
+        self.fileId = fileId
+        self.fileName = fileName
+        self.storedPath = storedPath
+        self.fileSize = fileSize
+        self.cryptoKey = cryptoKey
+        self.cryptoNonce = cryptoNonce
+    }
+
+    /// A row with a key and a nonce means the file on disk is a CryptoFile with those arguments.
+    public var isEncrypted: Bool { cryptoKey != nil && cryptoNonce != nil }
+
+    /// The path relative to the files folder, normalised; nil when the row has no path, or when the
+    /// stored path is absolute or climbs out with `..` (such a path is never followed).
+    public var relativePath: String? { storedPath.flatMap(ChatFilesTable.safeRelativePath) }
+
+    /// True when the row names a path that would leave the files folder.
+    public var hasUnsafePath: Bool {
+        guard let stored = storedPath, !stored.isEmpty else { return false }
+        return ChatFilesTable.safeRelativePath(stored) == nil
+    }
+}
+
+/// Reads the chat DB's `files` table row by row (never the whole table into memory). Older schemas
+/// without the crypto columns read as plaintext rows.
+public enum ChatFilesTable {
+    /// Calls `body` for each row, in `file_id` order.
+    public static func forEach(in db: DatabaseConnection, _ body: (ChatFileRecord) throws -> Void) throws {
+        let columns = Set(try db.rows("PRAGMA table_info(files)").compactMap { $0.count > 1 ? $0[1].textValue : nil })
+        let hasCrypto = columns.contains("file_crypto_key") && columns.contains("file_crypto_nonce")
+        let sql = "SELECT file_id, file_name, file_path, file_size, "
+            + (hasCrypto ? "file_crypto_key, file_crypto_nonce" : "NULL, NULL")
+            + " FROM files ORDER BY file_id"
+        let statement = try db.prepare(sql)
+        while try statement.step() {
+            try body(ChatFileRecord(
+                fileId: statement.int64(0),
+                fileName: statement.text(1),
+                storedPath: statement.text(2),
+                fileSize: statement.isNull(3) ? nil : statement.int64(3),
+                cryptoKey: statement.isNull(4) ? nil : statement.blob(4),
+                cryptoNonce: statement.isNull(5) ? nil : statement.blob(5)))
+        }
+    }
+
+    /// The normalised relative path, or nil when it is empty, absolute or leaves the folder.
+    public static func safeRelativePath(_ path: String) -> String? {
+        if path.hasPrefix("/") || path.contains("\\") || path.contains("\0") { return nil }
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." { return nil }
+            parts.append(part)
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "/")
+    }
+
+    /// Every regular file under `folder` (relative path → size), without following symlinks; nil
+    /// when the folder does not exist.
+    public static func listFiles(_ folder: String) -> [String: Int64]? {
+        guard let st = POSIXFile.linkStatus(folder), (st.st_mode & S_IFMT) == S_IFDIR else { return nil }
+        var out: [String: Int64] = [:]
+        var pending = [""]
+        while let relative = pending.popLast() {
+            let absolute = relative.isEmpty ? folder : Path.join(folder, relative)
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: absolute) else { continue }
+            for name in names {
+                let rel = relative.isEmpty ? name : relative + "/" + name
+                guard let st = POSIXFile.linkStatus(Path.join(folder, rel)) else { continue }
+                switch st.st_mode & S_IFMT {
+                case S_IFDIR: pending.append(rel)
+                case S_IFREG: out[rel] = Int64(st.st_size)
+                default: break
+                }
+            }
+        }
+        return out
+    }
+}

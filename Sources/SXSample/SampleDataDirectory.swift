@@ -25,9 +25,11 @@ public struct SampleDataDirectory: Sendable {
         public var chatDatabaseBytes: Int64?
         /// Leave the databases in WAL mode, as the app does.
         public var walMode = true
+        /// Extra small files (`bulk_NNNNNN.bin`) for the storage and files-folder benchmarks.
+        public var bulkFiles = 0
 
         public init(photos: Int = 4, documents: Int = 4, seed: Int = 1, passphrase: SecretBytes = SampleDataDirectory.defaultPassphrase,
-                    contacts: Int = 12, groups: Int = 3, chatItems: Int = 400, chatDatabaseBytes: Int64? = nil, walMode: Bool = true) {
+                    contacts: Int = 12, groups: Int = 3, chatItems: Int = 400, chatDatabaseBytes: Int64? = nil, walMode: Bool = true, bulkFiles: Int = 0) {
             self.photos = photos
             self.documents = documents
             self.seed = seed
@@ -37,6 +39,7 @@ public struct SampleDataDirectory: Sendable {
             self.chatItems = chatItems
             self.chatDatabaseBytes = chatDatabaseBytes
             self.walMode = walMode
+            self.bulkFiles = bulkFiles
         }
     }
 
@@ -117,6 +120,11 @@ public struct SampleDataDirectory: Sendable {
         }
         try put(orphanFile, document(99, seed: s))
         if let i = made.firstIndex(where: { $0.name == orphanFile }) { made[i].referenced = false }
+        if options.bulkFiles > 0 {
+            let bulk = try BulkFiles(count: options.bulkFiles, seed: s).write(into: filesFolder)
+            rows += bulk.rows
+            made += bulk.files
+        }
         let databases = SampleDatabases(passphrase: options.passphrase, seed: s, contacts: options.contacts, groups: options.groups,
                                         chatItems: options.chatItems, chatBytes: options.chatDatabaseBytes, walMode: options.walMode)
         try databases.createChat(at: dir.chatDatabase, files: rows)

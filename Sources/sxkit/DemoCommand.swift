@@ -27,9 +27,13 @@ struct DemoCommand: ParsableCommand {
         "Grow the sample chat database's history to at least this size (e.g. 500MB, 1GiB).", valueName: "size"))
     var chatDbSize: ByteSizeArgument?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Add this many small files (1-8 KiB, some encrypted, missing or orphaned) to the sample files folder.", valueName: "count"))
+    var bulkFiles = 0
+
     func run() throws {
         let root = try dir.map { try DemoSteps.ensureEmptyFolder($0) } ?? DemoSteps.newTempFolder()
-        let steps = DemoSteps(root: root, seed: seed, chatDatabaseBytes: chatDbSize?.bytes)
+        let steps = DemoSteps(root: root, seed: seed, chatDatabaseBytes: chatDbSize?.bytes, bulkFiles: bulkFiles)
         if sampleOnly {
             let sample = try steps.buildSample()
             ConsoleOutput.standardOutput.writeLine("sample data directory: \(sample.directory.root)")
@@ -53,16 +57,18 @@ struct DemoSteps {
     let root: String
     let seed: Int
     let chatDatabaseBytes: Int64?
+    let bulkFiles: Int
     private let out = ConsoleOutput.standardOutput
 
-    init(root: String, seed: Int, chatDatabaseBytes: Int64? = nil) {
+    init(root: String, seed: Int, chatDatabaseBytes: Int64? = nil, bulkFiles: Int = 0) {
         self.root = root
         self.seed = seed
         self.chatDatabaseBytes = chatDatabaseBytes
+        self.bulkFiles = bulkFiles
     }
 
     func buildSample() throws -> SampleDataDirectory {
-        try SampleDataDirectory.create(at: root, options: .init(seed: seed, chatDatabaseBytes: chatDatabaseBytes))
+        try SampleDataDirectory.create(at: root, options: .init(seed: seed, chatDatabaseBytes: chatDatabaseBytes, bulkFiles: bulkFiles))
     }
 
     func step(_ title: String) { out.writeLine("\n== \(title)") }

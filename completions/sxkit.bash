@@ -760,7 +760,7 @@ _sxkit_demo() {
     repeating_flags=()
     non_repeating_flags=(--sample-only -h --help)
     repeating_options=()
-    non_repeating_options=(--dir --seed --chat-db-size)
+    non_repeating_options=(--dir --seed --chat-db-size --bulk-files)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -773,6 +773,9 @@ _sxkit_demo() {
         return
         ;;
     '--chat-db-size')
+        return
+        ;;
+    '--bulk-files')
         return
         ;;
     esac

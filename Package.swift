@@ -39,7 +39,8 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .target(name: "SXTestSupport", path: "Tests/SXTestSupport", swiftSettings: strict),
+        // Shared test helpers, including the relay conformance checks every ChunkRelay runs.
+        .target(name: "SXTestSupport", dependencies: ["SXCore", "SXCrypto", "SXTransfer"], path: "Tests/SXTestSupport", swiftSettings: strict),
         .testTarget(name: "SXCoreTests", dependencies: ["SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXMediaTests", dependencies: ["SXMedia", "SXTestSupport"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import Foundation
 import SXCore
 
 /// What a file is, for the auto-receive rule (FORMATS §1).
@@ -71,5 +72,14 @@ public struct TransferDecision: Sendable, Equatable, Codable {
     /// The refusal as an error naming the limit; nil unless refused.
     public var refusal: TransferError? {
         method == .refused ? .tooLarge(size: size, limitName: methodLimitName, limit: methodLimit) : nil
+    }
+}
+
+extension TransferDecision {
+    /// The decision for a file on disk, by its size and name (a sparse file costs nothing to plan).
+    public static func forFile(_ path: String, force: Bool = false) throws -> TransferDecision {
+        let st = try POSIXFile.status(path)
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw UsageError("'\(path)' is not a regular file") }
+        return decide(size: Int64(st.st_size), kind: FileKind.guess(fileName: Path.basename(path)), force: force)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import SXCore
 
 /// What a send or receive reports while it runs, named as SimpleX names them (FORMATS §5) and
 /// written as `"type"`-tagged JSON objects, one a line when streaming.
@@ -55,9 +55,7 @@ public enum TransferEvent: Sendable, Equatable {
 
     private static func encode(_ value: Any) -> String {
         switch value {
-        case let s as String:
-            let data = (try? JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-            return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+        case let s as String: return JSONText.quote(s)
         case let list as [String]: return "[" + list.map { encode($0) }.joined(separator: ",") + "]"
         case let n as Int64: return String(n)
         case let n as Int: return String(n)

@@ -63,11 +63,12 @@ extension FileDescription {
         }
         guard let partyText = document.party else { throw .missingField("party") }
         guard let party = Party(rawValue: partyText) else { throw .unknownParty(partyText) }
+        // In the order the fields are written, so the first problem reported is the first in the file.
         let size = try sizeField("size", document.size)
-        let chunkSize = try sizeField("chunkSize", document.chunkSize)
         let digest = try bytesField("digest", document.digest, length: 64)
         let key = try bytesField("key", document.key, length: 32)
         let nonce = try bytesField("nonce", document.nonce, length: 24)
+        let chunkSize = try sizeField("chunkSize", document.chunkSize)
         guard let groups = document.replicas else { throw .missingField("replicas") }
 
         var chunks: [Chunk] = []

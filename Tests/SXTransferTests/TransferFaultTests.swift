@@ -118,6 +118,26 @@ struct TransferFaultTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: f.temp.file("recv-tmp")).isEmpty)
     }
 
+    @Test("the relay folder disappears in the middle of a receive; back again, the rerun fetches only the rest")
+    func folderVanishesDuringReceive() async throws {
+        let f = try TransferFixture()
+        let (_, description) = try await sendOne(f, relay: FolderRelay(root: f.relayRoot))
+        let moved = f.temp.file("relay-unmounted")
+        let handler: TransferEventHandler = { event in
+            if case .rcvFileProgressXFTP(let received, _) = event, received > 0 { rename(f.relayRoot, moved) }
+        }
+        let receiver = TransferReceiver(options: .init(destination: f.temp.file("inbox"), tempRoot: f.temp.file("recv-tmp"),
+                                                       policy: TransferPolicy(parallelChunks: 1, attempts: 2, firstBackoff: .milliseconds(1))),
+                                        relays: { _ in FolderRelay(root: f.relayRoot) })
+        await #expect(throws: RelayError.self) { try await receiver.receive(description, path: "d", events: handler) }
+        try expectNothingPlaced(f)
+        #expect(rename(moved, f.relayRoot) == 0)
+        let counting = FaultyRelay(FolderRelay(root: f.relayRoot))
+        let got = try await f.receiver(counting).receive(description, path: "d")
+        #expect(got.chunksDownloaded == 4 && counting.count(.download) == 4)
+        #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
+    }
+
     @Test("a wrong recipient key is refused by the relay")
     func wrongRecipientKey() async throws {
         let f = try TransferFixture(size: 1000)

@@ -13,9 +13,11 @@ public enum TransferEncryption {
         public let fileDigest: [UInt8]
     }
 
-    /// Writes the encrypted file to `destination` atomically (mode 0600).
+    /// Writes the encrypted file to `destination` atomically (mode 0600). `durable: false` skips the
+    /// fsyncs, for a work copy that only has to survive a killed process (the relay checks every
+    /// chunk's digest, so a copy damaged by a power loss is refused, never sent).
     public static func encrypt(file input: String, header: TransferFileHeader, args: CryptoFileArgs, to destination: String,
-                               progress: ProgressTracker? = nil) throws -> Result {
+                               durable: Bool = true, progress: ProgressTracker? = nil) throws -> Result {
         let st = try POSIXFile.status(input)
         let plan = ChunkPlan(contentSize: Int64(st.st_size), header: header)
         let writer = try AtomicFileWriter(destination: destination, mode: 0o600)
@@ -29,7 +31,8 @@ public enum TransferEncryption {
             guard size == Int64(st.st_size), writer.bytesWritten == plan.encryptedSize else {
                 throw CryptoFileError.changedWhileReading(path: input)
             }
-            try writer.commit()
+            try writer.finishWriting(flush: durable)
+            try writer.publish(flushFolder: durable)
             let (chunks, file) = digests.finish()
             return Result(plan: plan, contentSize: size, chunkDigests: chunks, fileDigest: file)
         } catch {

@@ -35,8 +35,13 @@ struct SendState: Codable, Equatable {
         }
     }
 
+    /// Atomic (temp + rename), not flushed: it must survive a killed process, which it does without
+    /// fsync. After a power loss an older state only means some chunks are created and sent again.
     func save(_ path: String) throws {
-        try AtomicFileWriter.write([UInt8](try JSONEncoder().encode(self)), to: path, mode: 0o600)
+        let writer = try AtomicFileWriter(destination: path, mode: 0o600)
+        try writer.write([UInt8](try JSONEncoder().encode(self)))
+        try writer.finishWriting(flush: false)
+        try writer.publish(flushFolder: false)
     }
 }
 

@@ -83,7 +83,7 @@ public struct TransferSender: Sendable {
         if state == nil {
             let header = try TransferFileHeader(name: Path.basename(file))
             let args = CryptoFileArgs.random()
-            let encrypted = try TransferEncryption.encrypt(file: file, header: header, args: args, to: encryptedPath)
+            let encrypted = try TransferEncryption.encrypt(file: file, header: header, args: args, to: encryptedPath, durable: false)
             state = SendState(source: file, sourceSize: size, sourceModified: modified, relay: relay.address, recipients: options.recipients,
                               fileName: header.name, key: args.key.withUnsafeBytes { Base64URL.encode($0) }, nonce: Base64URL.encode(args.nonce),
                               fileDigest: Base64URL.encode(encrypted.fileDigest), sizes: encrypted.plan.sizes,

@@ -68,6 +68,24 @@ public struct FolderRelay: ChunkRelay {
     }
 
     public func upload(_ sender: ChunkReplica, from file: String, offset: Int64, length: Int64) async throws {
+        try await Self.offload { try uploadNow(sender, from: file, offset: offset, length: length) }
+    }
+
+    public func download(_ recipient: ChunkReplica, to destination: String) async throws {
+        try await Self.offload { try downloadNow(recipient, to: destination) }
+    }
+
+    /// Copying and fsyncing chunks blocks; it runs on a dispatch thread, not on one of the few
+    /// threads that run every async task, so that parallel chunks really overlap their I/O.
+    private static func offload(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async {
+                do { try body(); continuation.resume() } catch { continuation.resume(throwing: error) }
+            }
+        }
+    }
+
+    private func uploadNow(_ sender: ChunkReplica, from file: String, offset: Int64, length: Int64) throws {
         let record = try senderRecord(sender)
         guard length == record.size else { throw RelayError.sizeRejected(relay: address, id: sender.id, size: length, limit: record.size) }
         let destination = dataPath(sender.id)
@@ -98,7 +116,7 @@ public struct FolderRelay: ChunkRelay {
         }
     }
 
-    public func download(_ recipient: ChunkReplica, to destination: String) async throws {
+    private func downloadNow(_ recipient: ChunkReplica, to destination: String) throws {
         try checkMounted()
         guard let link: RecipientLink = try readJSON(linkPath(recipient.id)) else {
             throw RelayError.chunkNotFound(relay: address, id: recipient.id)

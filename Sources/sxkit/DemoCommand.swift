@@ -94,6 +94,7 @@ struct DemoSteps {
         try ArchiveDemo(steps: self, source: data, passphrase: DatabaseDemo.newPassphrase).run()
         try runImageStep(sample)
         try runFileSteps(sample)
+        try runTransferSteps(sample)
 
         step("Done")
         say("Everything is in \(root). Remove it with: rm -rf '\(root)'")

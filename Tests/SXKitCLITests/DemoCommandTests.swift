@@ -21,6 +21,8 @@ import SXTestSupport
             "simplex_v1_chat.db: correct, quick_check ok",
             "every table has the same row count: yes; the same referenced files are present: yes",
             "budget 261120: every one fits",
+            "SHA-256 matches the original: yes",
+            "recipient 2: chunk ",
         ] {
             #expect(r.stdout.contains(line), "missing: \(line)")
         }

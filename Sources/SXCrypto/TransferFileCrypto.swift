@@ -1,0 +1,194 @@
+import SXCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Transfer-file encryption (FORMATS §7): the stream `payloadSize (8 bytes BE) || H || content || '#'…`
+/// encrypted like a CryptoFile, tag last, exactly `encryptedSize` bytes (the chunk plan's sum).
+/// Both directions stream in bounded memory.
+public enum TransferFileCrypto {
+    public static let tagLength = 16
+    /// The 8-byte payload size and the tag: what the stream adds besides header and padding.
+    public static let overhead: Int64 = 8 + 16
+    static let paddingByte: UInt8 = 0x23
+
+    /// Encrypts `input` and hands the ciphertext, in order, to `sink` (called from one thread at a
+    /// time, possibly not the caller's). Returns the content size.
+    @discardableResult
+    public static func encrypt(file input: String, header: TransferFileHeader, encryptedSize: Int64, args: CryptoFileArgs,
+                               sink: @escaping @Sendable (UnsafeRawBufferPointer) throws -> Void,
+                               progress: ProgressTracker? = nil) throws -> Int64 {
+        let (fd, size) = try CryptoFile.openRegular(input)
+        defer { close(fd) }
+        let headerBytes = header.bytes
+        let payloadSize = Int64(headerBytes.count) + size
+        let padding = encryptedSize - overhead - payloadSize
+        guard padding >= 0 else { throw TransferFileError.wrongEncryptedSize(path: input, expected: payloadSize + overhead, actual: encryptedSize) }
+        var cipher = XSalsa20Poly1305Stream(args: args)
+
+        var prefix = bigEndian(payloadSize) + headerBytes
+        prefix.withUnsafeMutableBytes { cipher.seal($0) }
+        try prefix.withUnsafeBytes { try sink($0) }
+
+        try StreamPipeline.run(fd: fd, path: input, length: size, fileSize: size, sink: sink, progress: progress) { cipher.seal($0) }
+
+        var pad = [UInt8](repeating: paddingByte, count: Int(min(padding, 1 << 16)))
+        var remaining = padding
+        while remaining > 0 {
+            let n = Int(min(remaining, Int64(pad.count)))
+            for i in 0..<n { pad[i] = paddingByte }
+            try pad.withUnsafeMutableBytes { all in
+                let slice = UnsafeMutableRawBufferPointer(rebasing: all[0..<n])
+                cipher.seal(slice)
+                try sink(UnsafeRawBufferPointer(slice))
+            }
+            remaining -= Int64(n)
+        }
+        try cipher.tag().withUnsafeBytes { try sink($0) }
+        return size
+    }
+
+    /// Decrypts the encrypted file given as consecutive `segments` (the downloaded chunks, in order)
+    /// into `output`, checking the layout, the padding and, at the end, the tag. On any failure `output`
+    /// is aborted, so its temp file — the only place plaintext ever was — is gone and nothing is
+    /// published. Returns the header; the caller commits `output`.
+    public static func decrypt(segments: [String], encryptedSize: Int64, args: CryptoFileArgs, to output: AtomicFileWriter,
+                               progress: ProgressTracker? = nil) throws -> TransferFileHeader {
+        let name = segments.last ?? "<no chunks>"
+        do {
+            var reader = try SegmentReader(segments)
+            defer { reader.close() }
+            guard reader.totalSize == encryptedSize, encryptedSize >= overhead + 2 else {
+                throw TransferFileError.wrongEncryptedSize(path: name, expected: encryptedSize, actual: reader.totalSize)
+            }
+            var cipher = XSalsa20Poly1305Stream(args: args)
+            var parser = PlaintextParser(bodyLength: encryptedSize - Int64(tagLength), path: name)
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+            defer { Wipe.bytes(buffer); buffer.deallocate() }
+            var remaining = encryptedSize - Int64(tagLength)
+            // The tag is the authority: a layout problem found before it is checked is reported only
+            // if the tag matches (a tampered file reads as "invalid auth tag", not as bad padding).
+            var layoutError: TransferFileError?
+            while remaining > 0 {
+                let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(remaining, Int64(buffer.count)))])
+                try reader.readExactly(into: slice)
+                cipher.open(slice)
+                if layoutError == nil {
+                    do { try parser.consume(UnsafeRawBufferPointer(slice), output: output) } catch let error as TransferFileError { layoutError = error }
+                }
+                progress?.addBytes(Int64(slice.count))
+                remaining -= Int64(slice.count)
+            }
+            var tag = [UInt8](repeating: 0, count: tagLength)
+            try tag.withUnsafeMutableBytes { try reader.readExactly(into: $0) }
+            guard cipher.verify(tag) else { throw TransferFileError.invalidAuthTag(path: name) }
+            if let layoutError { throw layoutError }
+            return try parser.finish()
+        } catch {
+            output.abort()
+            throw error
+        }
+    }
+
+    public static func bigEndian(_ value: Int64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: value) >> (56 - 8 * UInt64($0))) }
+    }
+}
+
+/// Splits the decrypted stream into payload size, header, content (written out) and padding (checked).
+private struct PlaintextParser {
+    let bodyLength: Int64
+    let path: String
+    private var prefix: [UInt8] = []
+    private var header: TransferFileHeader?
+    private var contentLeft: Int64 = 0
+
+    init(bodyLength: Int64, path: String) {
+        self.bodyLength = bodyLength
+        self.path = path
+    }
+
+    mutating func consume(_ bytes: UnsafeRawBufferPointer, output: AtomicFileWriter) throws {
+        var i = 0
+        while i < bytes.count {
+            if header == nil {
+                prefix.append(bytes[i])
+                i += 1
+                try parsePrefix()
+            } else if contentLeft > 0 {
+                let n = Int(min(contentLeft, Int64(bytes.count - i)))
+                try output.write(UnsafeRawBufferPointer(rebasing: bytes[i..<(i + n)]))
+                contentLeft -= Int64(n)
+                i += n
+            } else {
+                // Padding: every remaining byte must be '#'.
+                for j in i..<bytes.count where bytes[j] != TransferFileCrypto.paddingByte {
+                    throw TransferFileError.invalidPadding(path: path)
+                }
+                i = bytes.count
+            }
+        }
+    }
+
+    private mutating func parsePrefix() throws {
+        guard prefix.count > 8 else { return }
+        let payloadSize = prefix[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        guard payloadSize >= 2, payloadSize <= bodyLength - 8 else {
+            throw TransferFileError.invalidLayout(path: path, reason: "its payload size \(payloadSize) does not fit its \(bodyLength + 16) bytes")
+        }
+        switch TransferFileHeader.parse(prefix[8...]) {
+        case .needMore:
+            if prefix.count >= TransferFileHeader.maxPrefixBytes { throw TransferFileError.invalidLayout(path: path, reason: "its header is too long") }
+        case .invalid(let reason):
+            throw TransferFileError.invalidLayout(path: path, reason: reason)
+        case .complete(let parsed, let length):
+            guard Int64(length) <= payloadSize else {
+                throw TransferFileError.invalidLayout(path: path, reason: "its header is longer than its payload")
+            }
+            header = parsed
+            contentLeft = payloadSize - Int64(length)
+            prefix = []
+        }
+    }
+
+    func finish() throws -> TransferFileHeader {
+        guard let header, contentLeft == 0 else { throw TransferFileError.invalidLayout(path: path, reason: "it ends inside its payload") }
+        return header
+    }
+}
+
+/// Reads several files as one stream, front to back.
+private struct SegmentReader {
+    private var fds: [(fd: Int32, path: String)] = []
+    private var index = 0
+    private(set) var totalSize: Int64 = 0
+
+    init(_ paths: [String]) throws {
+        do {
+            for path in paths {
+                let (fd, size) = try CryptoFile.openRegular(path)
+                POSIXFile.adviseSequential(fd)
+                fds.append((fd, path))
+                totalSize += size
+            }
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    mutating func readExactly(into buffer: UnsafeMutableRawBufferPointer) throws {
+        var done = 0
+        while done < buffer.count {
+            guard index < fds.count else { throw CryptoFileError.changedWhileReading(path: fds.last?.path ?? "<no chunks>") }
+            let n = try POSIXFile.read(fds[index].fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), path: fds[index].path)
+            done += n
+            if done < buffer.count { index += 1 }
+        }
+    }
+
+    mutating func close() {
+        for entry in fds { Glibc.close(entry.fd) }
+        fds = []
+    }
+}

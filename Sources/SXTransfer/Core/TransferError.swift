@@ -1,0 +1,83 @@
+import SXCore
+
+extension RelayError: SXError {}
+
+/// Why a transfer could not be planned, sent or received; each reads as a sentence a user can act on.
+public enum TransferError: SXError, Equatable {
+    /// Larger than the limit that applies (named as in FORMATS §1).
+    case tooLarge(size: Int64, limitName: String, limit: Int64)
+    /// A file description that cannot be used, and why.
+    case badDescription(path: String, problem: DescriptionProblem)
+    /// The description is for the other party (e.g. `cancel` given a recipient description).
+    case wrongParty(path: String, expected: FileDescription.Party, found: FileDescription.Party)
+    /// A downloaded chunk's SHA-256 differs from the description's, even after fetching it again.
+    case chunkDigestMismatch(chunk: Int, relay: String)
+    /// The chunks verified one by one but the whole file's SHA-512 differs.
+    case fileDigestMismatch(path: String)
+    /// The decrypted file name cannot be used as a file name here.
+    case unsafeFileName(String)
+    /// The destination exists already and would be overwritten.
+    case destinationExists(path: String)
+    /// The send's state file belongs to a different file or relay.
+    case stateMismatch(path: String, reason: String)
+    /// The transfer was cancelled while it ran.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let size, let name, let limit):
+            return "the file is \(size) bytes, over \(name) (\(limit) bytes, \(ByteCount.format(limit)))"
+                + (name == "MAX_FILE_SIZE_XFTP" && size <= SimpleXLimits.maxFileSizeXFTPHard
+                   ? "; --force allows relay transfers up to MAX_FILE_SIZE_XFTP_HARD (\(SimpleXLimits.maxFileSizeXFTPHard) bytes)" : "")
+        case .badDescription(let path, let problem):
+            return "file description '\(path)' is not valid: \(problem)"
+        case .wrongParty(let path, let expected, let found):
+            return "'\(path)' is a \(found.rawValue) description; this needs the \(expected.rawValue) description"
+        case .chunkDigestMismatch(let chunk, let relay):
+            return "chunk \(chunk) from relay \(relay) does not match its SHA-256 digest, also when fetched again; it was corrupted or truncated on the relay, and nothing was decrypted"
+        case .fileDigestMismatch(let path):
+            return "the downloaded file for '\(path)' does not match its SHA-512 digest; nothing was decrypted"
+        case .unsafeFileName(let name):
+            return "the sender's file name \(name.debugDescription) cannot be used here; give the destination with -o"
+        case .destinationExists(let path):
+            return "'\(path)' already exists; choose another destination with -o or remove it"
+        case .stateMismatch(let path, let reason):
+            return "the saved transfer state '\(path)' does not belong to this transfer (\(reason)); remove it to start over"
+        case .cancelled:
+            return "the transfer was cancelled"
+        }
+    }
+}
+
+/// What is wrong with a file description, precisely.
+public enum DescriptionProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    case notYAML(String)
+    case missingField(String)
+    case unknownParty(String)
+    case badSize(field: String, value: String)
+    case badBase64(field: String)
+    case wrongLength(field: String, expected: Int, actual: Int)
+    case badChunkLine(line: String, reason: String)
+    case chunkNumbersOutOfOrder(expected: Int, found: Int)
+    case sizesDoNotAddUp(sum: Int64, size: Int64)
+    case conflictingReplicas(chunk: Int)
+    case noDigest(chunk: Int)
+    case noChunks
+
+    public var description: String {
+        switch self {
+        case .notYAML(let why): return "it is not YAML (\(why))"
+        case .missingField(let name): return "the field '\(name)' is missing"
+        case .unknownParty(let value): return "party '\(value)' is neither 'sender' nor 'recipient'"
+        case .badSize(let field, let value): return "\(field) '\(value)' is not a size (N, Nkb, Nmb or Ngb)"
+        case .badBase64(let field): return "\(field) is not base64url with padding"
+        case .wrongLength(let field, let expected, let actual): return "\(field) is \(actual) bytes, expected \(expected)"
+        case .badChunkLine(let line, let reason): return "chunk line '\(line)': \(reason)"
+        case .chunkNumbersOutOfOrder(let expected, let found): return "chunk numbers are not 1…n in order (expected \(expected), found \(found))"
+        case .sizesDoNotAddUp(let sum, let size): return "the chunk sizes add up to \(sum), but size is \(size)"
+        case .conflictingReplicas(let chunk): return "the replicas of chunk \(chunk) give different digests or sizes"
+        case .noDigest(let chunk): return "chunk \(chunk) has no digest"
+        case .noChunks: return "it lists no chunks"
+        }
+    }
+}

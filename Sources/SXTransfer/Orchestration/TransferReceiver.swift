@@ -1,0 +1,171 @@
+import Foundation
+import Synchronization
+import SXCore
+import SXCrypto
+
+/// Receives a file from its recipient description: downloads the chunks (parallel, bounded, with
+/// retries), checks each chunk's SHA-256 (fetching a bad one once more) and the whole file's SHA-512
+/// BEFORE decrypting, decrypts checking the tag, and only then places the file — atomically, so the
+/// destination never holds partial or unverified plaintext. Downloaded chunks are kept in a work
+/// folder under `tempRoot` until the end, so a rerun after an interruption fetches only what is missing.
+public struct TransferReceiver: Sendable {
+    public struct Options: Sendable {
+        /// A folder (the sender's file name is used) or a file path; nil is the current folder.
+        public var destination: String?
+        public var tempRoot: String
+        public var policy: TransferPolicy
+
+        public init(destination: String? = nil, tempRoot: String, policy: TransferPolicy = TransferPolicy()) {
+            self.destination = destination
+            self.tempRoot = tempRoot
+            self.policy = policy
+        }
+    }
+
+    public struct Result: Sendable, Equatable {
+        public let path: String
+        public let fileName: String
+        public let fileSize: Int64
+        /// Chunks downloaded by this run (a resumed run skips those already here and verified).
+        public let chunksDownloaded: Int
+    }
+
+    public let options: Options
+    /// Opens the relay a replica names (a folder path or a URL).
+    public let relays: @Sendable (String) throws -> any ChunkRelay
+
+    public init(options: Options, relays: @escaping @Sendable (String) throws -> any ChunkRelay) {
+        self.options = options
+        self.relays = relays
+    }
+
+    public func receive(_ description: FileDescription, path: String, events: @escaping TransferEventHandler = { _ in }) async throws -> Result {
+        do {
+            return try await run(description, path: path, events: events)
+        } catch let error as RelayError {
+            if case .chunkNotFound = error { events(.rcvFileSndCancelled(error: "\(error)")) } else { events(.rcvFileError(error: "\(error)")) }
+            throw error
+        } catch {
+            events(.rcvFileError(error: "\(error)"))
+            throw error
+        }
+    }
+
+    public func workFolder(for description: FileDescription) -> String {
+        let identity = description.digest + Array((description.chunks.first?.replicas.first?.replica.id ?? "").utf8)
+        return Path.join(options.tempRoot, "sxkit-receive-" + Hex.encode(SHA256Digest.of(identity).prefix(12)))
+    }
+
+    private func run(_ description: FileDescription, path: String, events: @escaping TransferEventHandler) async throws -> Result {
+        _ = SodiumRuntime.started
+        guard description.party == .recipient else { throw TransferError.wrongParty(path: path, expected: .recipient, found: description.party) }
+        do { try description.validate() } catch { throw TransferError.badDescription(path: path, problem: error) }
+        let args = try description.cryptoArgs()
+        let (folder, fixedName) = try destination()
+        let work = workFolder(for: description)
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        events(.rcvFileStart(encryptedSize: description.size, chunks: description.chunks.count))
+
+        let chunkPath: @Sendable (Int) -> String = { Path.join(work, "chunk-\($0 + 1)") }
+        // Resume: chunks already here and matching their digest are kept.
+        var have: [Int] = []
+        for (i, chunk) in description.chunks.enumerated() where Self.matches(chunkPath(i), chunk) { have.append(i) }
+        let received = Atomic<Int64>(have.reduce(Int64(0)) { $0 + description.chunks[$1].size })
+        if !have.isEmpty { events(.rcvFileProgressXFTP(receivedSize: received.load(ordering: .relaxed), totalSize: description.size)) }
+        let downloads = Atomic<Int>(0)
+        let relays = self.relays
+        let policy = options.policy
+        let missing = description.chunks.indices.filter { !have.contains($0) }
+        try await policy.forEachChunk(missing) { i in
+            let chunk = description.chunks[i]
+            let target = chunkPath(i)
+            let part = target + ".part"
+            let warn: @Sendable (String) -> Void = { events(.rcvFileWarning(warning: "chunk \(i + 1): " + $0)) }
+            var verified = false
+            // A chunk that fails its digest is fetched once more (from the next replica when there is one).
+            for attempt in 0..<2 where !verified {
+                let replica = chunk.replicas[attempt % chunk.replicas.count]
+                let relay = try relays(replica.relay)
+                try await policy.withRetries("download", warn: warn) { try await relay.download(replica.replica, to: part) }
+                downloads.add(1, ordering: .relaxed)
+                verified = Self.matches(part, chunk)
+                if !verified && attempt == 0 { warn("its SHA-256 does not match; fetching it again") }
+            }
+            guard verified else {
+                unlink(part)
+                throw TransferError.chunkDigestMismatch(chunk: chunk.number, relay: chunk.replicas[0].relay)
+            }
+            guard rename(part, target) == 0 else { throw FileSystemError("rename", path: part) }
+            let now = received.add(chunk.size, ordering: .relaxed).newValue
+            events(.rcvFileProgressXFTP(receivedSize: now, totalSize: description.size))
+            CrashPoint.reach("transfer-receive-downloaded-chunk")
+        }
+
+        // The whole file's SHA-512 before any decryption.
+        let segments = description.chunks.indices.map(chunkPath)
+        var sha = SHA512Digest()
+        for segment in segments { try Self.hash(segment) { sha.update($0) } }
+        guard ConstantTime.equal(sha.finish(), description.digest) else {
+            for segment in segments { unlink(segment) }
+            throw TransferError.fileDigestMismatch(path: path)
+        }
+
+        // Decrypt into a temp file in the destination folder; publish only after the tag checked.
+        let writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o644)
+        let header = try TransferFileCrypto.decrypt(segments: segments, encryptedSize: description.size, args: args, to: writer)
+        let final = try fixedName.map { Path.join(folder, $0) } ?? Path.join(folder, Self.safeName(header.name))
+        do {
+            try writer.finishWriting(flush: true)
+            // link(2) never replaces: an existing file is kept and reported.
+            guard link(writer.tempPath, final) == 0 else {
+                throw errno == EEXIST ? TransferError.destinationExists(path: final) as any Error : FileSystemError("create", path: final)
+            }
+            writer.abort()  // removes the temp name; the file stays under its final name
+            try POSIXFile.fsyncDirectory(folder)
+        } catch {
+            writer.abort()
+            throw error
+        }
+        let size = try Int64(POSIXFile.status(final).st_size)
+        try? FileManager.default.removeItem(atPath: work)
+        events(.rcvFileComplete(path: final, fileName: header.name, fileSize: size))
+        return Result(path: final, fileName: header.name, fileSize: size, chunksDownloaded: downloads.load(ordering: .relaxed))
+    }
+
+    /// The destination folder, and the file name when a file path was given.
+    private func destination() throws -> (String, String?) {
+        guard let given = options.destination else { return (FileManager.default.currentDirectoryPath, nil) }
+        let absolute = Path.absolute(given)
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder) {
+            if isFolder.boolValue { return (absolute, nil) }
+            throw TransferError.destinationExists(path: absolute)
+        }
+        return (Path.parent(absolute), Path.basename(absolute))
+    }
+
+    /// The sender's name, used only when it is a plain file name.
+    static func safeName(_ name: String) throws -> String {
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else { throw TransferError.unsafeFileName(name) }
+        return name
+    }
+
+    static func matches(_ path: String, _ chunk: FileDescription.Chunk) -> Bool {
+        guard let st = POSIXFile.linkStatus(path), Int64(st.st_size) == chunk.size else { return false }
+        var sha = SHA256Digest()
+        guard (try? hash(path, { sha.update($0) })) != nil else { return false }
+        return ConstantTime.equal(sha.finish(), chunk.digest)
+    }
+
+    static func hash(_ path: String, _ update: (UnsafeRawBufferPointer) -> Void) throws {
+        let fd = try POSIXFile.open(path, flags: O_RDONLY)
+        defer { close(fd) }
+        POSIXFile.adviseSequential(fd)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = try POSIXFile.read(fd, into: &buffer, path: path)
+            if n == 0 { break }
+            buffer.withUnsafeBytes { update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+    }
+}

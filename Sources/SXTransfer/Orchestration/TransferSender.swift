@@ -1,0 +1,185 @@
+import Foundation
+import Synchronization
+import SXCore
+import SXCrypto
+
+/// Sends a file through a relay: encrypt to a temp file, plan, create and upload the chunks in
+/// parallel (bounded, with retries), then write the sender description and one description per
+/// recipient. Everything done is recorded in a work folder under `tempRoot`, so running the same
+/// send again after an interruption finishes without re-sending finished chunks.
+public struct TransferSender: Sendable {
+    public struct Options: Sendable {
+        public var recipients: Int
+        /// Allow files above the 1 GiB soft limit, up to the 5 GiB hard limit.
+        public var force: Bool
+        /// Where the descriptions go.
+        public var descriptionFolder: String
+        /// Where the work folder (encrypted copy and state) lives: the data dir's temp folder or --temp-dir.
+        public var tempRoot: String
+        public var policy: TransferPolicy
+
+        public init(recipients: Int = 1, force: Bool = false, descriptionFolder: String, tempRoot: String, policy: TransferPolicy = TransferPolicy()) {
+            self.recipients = recipients
+            self.force = force
+            self.descriptionFolder = descriptionFolder
+            self.tempRoot = tempRoot
+            self.policy = policy
+        }
+    }
+
+    public struct Result: Sendable, Equatable {
+        public let senderDescription: String
+        public let recipientDescriptions: [String]
+        public let encryptedSize: Int64
+        /// Chunks uploaded by this run (a resumed run skips the finished ones).
+        public let chunksUploaded: Int
+        public let chunks: Int
+    }
+
+    public let relay: any ChunkRelay
+    public let options: Options
+
+    public init(relay: any ChunkRelay, options: Options) {
+        self.relay = relay
+        self.options = options
+    }
+
+    /// The work folder of a send: one per (file, size, mtime, relay, recipients), so a rerun finds it.
+    public func workFolder(for file: String) throws -> String {
+        let st = try POSIXFile.status(file)
+        let identity = "\(Path.absolute(file))\n\(st.st_size)\n\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)\n\(relay.address)\n\(options.recipients)"
+        return Path.join(options.tempRoot, "sxkit-send-" + Hex.encode(SHA256Digest.of(Array(identity.utf8)).prefix(12)))
+    }
+
+    public func send(file: String, events: @escaping TransferEventHandler = { _ in }) async throws -> Result {
+        do {
+            return try await run(file: Path.absolute(file), events: events)
+        } catch {
+            events(.sndFileError(error: "\(error)"))
+            throw error
+        }
+    }
+
+    private func run(file: String, events: @escaping TransferEventHandler) async throws -> Result {
+        _ = SodiumRuntime.started
+        guard options.recipients >= 1 else { throw UsageError("a transfer needs at least one recipient") }
+        let st = try POSIXFile.status(file)
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw UsageError("'\(file)' is not a regular file") }
+        let size = Int64(st.st_size)
+        let decision = try TransferDecision.forFile(file, force: options.force)
+        if let refusal = decision.refusal { throw refusal }
+
+        let work = try workFolder(for: file)
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let statePath = Path.join(work, "state.json")
+        let encryptedPath = Path.join(work, "encrypted")
+        let modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
+
+        var state = try SendState.load(statePath)
+        if let s = state, s.source != file || s.sourceSize != size || s.relay != relay.address || s.recipients != options.recipients
+            || s.sourceModified != modified || !FileManager.default.fileExists(atPath: encryptedPath) {
+            state = nil  // belongs to another version of the file: start over
+        }
+        if state == nil {
+            let header = try TransferFileHeader(name: Path.basename(file))
+            let args = CryptoFileArgs.random()
+            let encrypted = try TransferEncryption.encrypt(file: file, header: header, args: args, to: encryptedPath, durable: false)
+            state = SendState(source: file, sourceSize: size, sourceModified: modified, relay: relay.address, recipients: options.recipients,
+                              fileName: header.name, key: args.key.withUnsafeBytes { Base64URL.encode($0) }, nonce: Base64URL.encode(args.nonce),
+                              fileDigest: Base64URL.encode(encrypted.fileDigest), sizes: encrypted.plan.sizes,
+                              chunks: encrypted.chunkDigests.map { SendState.Chunk(digest: Base64URL.encode($0)) })
+            try state!.save(statePath)
+            CrashPoint.reach("transfer-send-encrypted")
+        }
+        let store = SendStateStore(state!, path: statePath)
+        let sizes = state!.sizes
+        let total = sizes.reduce(0, +)
+        let offsets = ChunkPlan.offsetsOf(sizes)
+        events(.sndFileStart(fileName: state!.fileName, fileSize: size, encryptedSize: total, chunks: sizes.count))
+
+        let alreadySent = zip(state!.chunks, sizes).filter { $0.0.uploaded }.reduce(Int64(0)) { $0 + $1.1 }
+        let sent = Atomic<Int64>(alreadySent)
+        let uploads = Atomic<Int>(0)
+        if alreadySent > 0 { events(.sndFileProgressXFTP(sentSize: alreadySent, totalSize: total)) }
+        let pending = state!.chunks.indices.filter { !state!.chunks[$0].uploaded }
+        let relay = self.relay
+        let policy = options.policy
+        let recipients = options.recipients
+        try await policy.forEachChunk(pending) { i in
+            var chunk = await store.state.chunks[i]
+            let warn: @Sendable (String) -> Void = { events(.sndFileWarning(warning: "chunk \(i + 1): " + $0)) }
+            if chunk.senderId == nil {
+                let request = ChunkCreateRequest(size: sizes[i], digest: Base64URL.decode(chunk.digest)!, senderKey: SodiumRuntime.randomBytes(count: 32),
+                                                 recipientKeys: (0..<recipients).map { _ in SodiumRuntime.randomBytes(count: 32) })
+                let created = try await policy.withRetries("create", warn: warn) { try await relay.create(request) }
+                try await store.update {
+                    $0.chunks[i].senderId = created.sender.id
+                    $0.chunks[i].senderKey = Base64URL.encode(created.sender.key)
+                    $0.chunks[i].recipients = created.recipients.map { [$0.id, Base64URL.encode($0.key)] }
+                }
+                chunk = await store.state.chunks[i]
+            }
+            let sender = ChunkReplica(id: chunk.senderId!, key: Base64URL.decode(chunk.senderKey!)!)
+            try await policy.withRetries("upload", warn: warn) {
+                try await relay.upload(sender, from: encryptedPath, offset: offsets[i], length: sizes[i])
+            }
+            try await store.update { $0.chunks[i].uploaded = true }
+            uploads.add(1, ordering: .relaxed)
+            let now = sent.add(sizes[i], ordering: .relaxed).newValue
+            events(.sndFileProgressXFTP(sentSize: now, totalSize: total))
+            CrashPoint.reach("transfer-send-uploaded-chunk")
+        }
+
+        let final = await store.state
+        let (senderPath, recipientPaths) = try writeDescriptions(final, file: file)
+        events(.sndFileCompleteXFTP(senderDescription: senderPath, recipientDescriptions: recipientPaths))
+        try? FileManager.default.removeItem(atPath: work)
+        return Result(senderDescription: senderPath, recipientDescriptions: recipientPaths, encryptedSize: total,
+                      chunksUploaded: uploads.load(ordering: .relaxed), chunks: sizes.count)
+    }
+
+    private func writeDescriptions(_ state: SendState, file: String) throws -> (String, [String]) {
+        try FileManager.default.createDirectory(atPath: options.descriptionFolder, withIntermediateDirectories: true)
+        func description(_ party: FileDescription.Party, replica: (SendState.Chunk) -> ChunkReplica) -> FileDescription {
+            let chunks = state.chunks.enumerated().map { i, c in
+                FileDescription.Chunk(number: i + 1, size: state.sizes[i], digest: Base64URL.decode(c.digest)!,
+                                      replicas: [.init(relay: state.relay, replica: replica(c))])
+            }
+            return FileDescription(party: party, size: state.sizes.reduce(0, +), digest: Base64URL.decode(state.fileDigest)!,
+                                   key: Base64URL.decode(state.key)!, nonce: Base64URL.decode(state.nonce)!, chunkSize: state.sizes[0], chunks: chunks)
+        }
+        let stem = Path.join(options.descriptionFolder, Path.basename(file))
+        let senderPath = stem + ".sender.yaml"
+        try description(.sender) { ChunkReplica(id: $0.senderId!, key: Base64URL.decode($0.senderKey!)!) }.save(to: senderPath)
+        var recipientPaths: [String] = []
+        for r in 0..<state.recipients {
+            let path = stem + ".recipient-\(r + 1).yaml"
+            try description(.recipient) { ChunkReplica(id: $0.recipients![r][0], key: Base64URL.decode($0.recipients![r][1])!) }.save(to: path)
+            recipientPaths.append(path)
+        }
+        return (senderPath, recipientPaths)
+    }
+
+    /// Deletes every chunk of a sent file from its relays (the sender description is needed).
+    /// Recipients then get "not found". Returns how many replicas were deleted.
+    public static func cancel(_ description: FileDescription, path: String, relays: (String) throws -> any ChunkRelay,
+                              policy: TransferPolicy = TransferPolicy()) async throws -> Int {
+        guard description.party == .sender else { throw TransferError.wrongParty(path: path, expected: .sender, found: description.party) }
+        var deleted = 0
+        for chunk in description.chunks {
+            for replica in chunk.replicas {
+                let relay = try relays(replica.relay)
+                try await policy.withRetries("delete", warn: { _ in }) { try await relay.delete(replica.replica) }
+                deleted += 1
+            }
+        }
+        return deleted
+    }
+}
+
+extension ChunkPlan {
+    static func offsetsOf(_ sizes: [Int64]) -> [Int64] {
+        var offset: Int64 = 0
+        return sizes.map { size in defer { offset += size }; return offset }
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import SXCore
+import SXCrypto
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A relay that is just a folder on any mounted file system (USB disk, network share). Each chunk is
+/// a data file under a random id; small metadata files hold its size, SHA-256, creation time and the
+/// SHA-256 of each key (never the keys). Nothing needs listing the folder except the expiry sweep.
+///
+/// Layout: `s-<senderId>.json` (chunk metadata), `r-<recipientId>.json` (a recipient's link to the
+/// chunk), `d-<senderId>` (the bytes, present only once completely uploaded and verified).
+public struct FolderRelay: ChunkRelay {
+    public static let defaultExpiry: TimeInterval = 48 * 3600
+    /// The largest chunk relays accept (the biggest server chunk size).
+    public static let defaultMaxChunkSize: Int64 = 4 * 1024 * 1024
+
+    public let root: String
+    public let expiry: TimeInterval
+    public let maxChunkSize: Int64
+    private let now: @Sendable () -> Date
+
+    public var address: String { root }
+
+    public init(root: String, expiry: TimeInterval = FolderRelay.defaultExpiry, maxChunkSize: Int64 = FolderRelay.defaultMaxChunkSize,
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        self.root = Path.absolute(root)
+        self.expiry = expiry
+        self.maxChunkSize = maxChunkSize
+        self.now = now
+    }
+
+    struct ChunkRecord: Codable {
+        var size: Int64
+        var digest: String
+        var senderKeyHash: String
+        var created: Double
+        var recipients: [String]
+    }
+
+    struct RecipientLink: Codable {
+        var chunk: String
+        var keyHash: String
+    }
+
+    // MARK: ChunkRelay
+
+    public func create(_ request: ChunkCreateRequest) async throws -> CreatedChunk {
+        try checkMounted()
+        guard request.size > 0, request.size <= maxChunkSize else {
+            throw RelayError.sizeRejected(relay: address, id: "(new)", size: request.size, limit: maxChunkSize)
+        }
+        guard request.digest.count == 32, request.senderKey.count == 32, request.recipientKeys.allSatisfy({ $0.count == 32 }) else {
+            throw RelayError.protocolError(relay: address, reason: "a chunk needs a 32-byte digest and 32-byte keys")
+        }
+        let senderId = Self.newId()
+        let recipientIds = request.recipientKeys.map { _ in Self.newId() }
+        let record = ChunkRecord(size: request.size, digest: Hex.encode(request.digest), senderKeyHash: Self.keyHash(request.senderKey),
+                                 created: now().timeIntervalSince1970, recipients: recipientIds)
+        // Recipient links first: a chunk record never points at links that are not there.
+        for (id, key) in zip(recipientIds, request.recipientKeys) {
+            try writeJSON(RecipientLink(chunk: senderId, keyHash: Self.keyHash(key)), to: linkPath(id))
+        }
+        try writeJSON(record, to: recordPath(senderId))
+        return CreatedChunk(sender: ChunkReplica(id: senderId, key: request.senderKey),
+                            recipients: zip(recipientIds, request.recipientKeys).map { ChunkReplica(id: $0, key: $1) })
+    }
+
+    public func upload(_ sender: ChunkReplica, from file: String, offset: Int64, length: Int64) async throws {
+        try await Self.offload { try uploadNow(sender, from: file, offset: offset, length: length) }
+    }
+
+    public func download(_ recipient: ChunkReplica, to destination: String) async throws {
+        try await Self.offload { try downloadNow(recipient, to: destination) }
+    }
+
+    /// Copying and fsyncing chunks blocks; it runs on a dispatch thread, not on one of the few
+    /// threads that run every async task, so that parallel chunks really overlap their I/O.
+    private static func offload(_ body: @escaping @Sendable () throws -> Void) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            DispatchQueue.global().async {
+                do { try body(); continuation.resume() } catch { continuation.resume(throwing: error) }
+            }
+        }
+    }
+
+    private func uploadNow(_ sender: ChunkReplica, from file: String, offset: Int64, length: Int64) throws {
+        let record = try senderRecord(sender)
+        guard length == record.size else { throw RelayError.sizeRejected(relay: address, id: sender.id, size: length, limit: record.size) }
+        let destination = dataPath(sender.id)
+        if let st = POSIXFile.linkStatus(destination), Int64(st.st_size) == record.size { return }  // complete already
+        let source = try relayCall { try POSIXFile.open(file, flags: O_RDONLY) }
+        defer { close(source) }
+        let writer = try relayCall { try AtomicFileWriter(destination: destination, mode: 0o600) }
+        var digest = SHA256Digest()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var done: Int64 = 0
+        do {
+            while done < length {
+                let want = Int(min(Int64(buffer.count), length - done))
+                let n = try buffer.withUnsafeMutableBytes { try POSIXFile.pread(source, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]), at: offset + done, path: file) }
+                guard n == want else { throw RelayError.sizeRejected(relay: address, id: sender.id, size: done + Int64(n), limit: record.size) }
+                try buffer.withUnsafeBytes { b in
+                    let slice = UnsafeRawBufferPointer(rebasing: b[0..<n])
+                    digest.update(slice)
+                    try relayCall { try writer.write(slice) }
+                }
+                done += Int64(n)
+            }
+            guard Hex.encode(digest.finish()) == record.digest else { throw RelayError.digestMismatch(relay: address, id: sender.id) }
+            try relayCall { try writer.commit() }
+        } catch {
+            writer.abort()
+            throw error
+        }
+    }
+
+    private func downloadNow(_ recipient: ChunkReplica, to destination: String) throws {
+        try checkMounted()
+        guard let link: RecipientLink = try readJSON(linkPath(recipient.id)) else {
+            throw RelayError.chunkNotFound(relay: address, id: recipient.id)
+        }
+        guard ConstantTime.equal(Hex.decode(Self.keyHash(recipient.key)), Hex.decode(link.keyHash)) else {
+            throw RelayError.wrongKey(relay: address, id: recipient.id)
+        }
+        guard let record: ChunkRecord = try readJSON(recordPath(link.chunk)), try !expireIfDue(link.chunk, record) else {
+            throw RelayError.chunkNotFound(relay: address, id: recipient.id)
+        }
+        let source = dataPath(link.chunk)
+        guard POSIXFile.linkStatus(source) != nil else { throw RelayError.chunkNotFound(relay: address, id: recipient.id) }
+        try relayCall {
+            let input = try POSIXFile.open(source, flags: O_RDONLY)
+            defer { close(input) }
+            let output = try POSIXFile.open(destination, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+            defer { close(output) }
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let n = try POSIXFile.read(input, into: &buffer, path: source)
+                if n == 0 { break }
+                try buffer.withUnsafeBytes { try POSIXFile.writeAll(output, UnsafeRawBufferPointer(rebasing: $0[0..<n]), path: destination) }
+            }
+        }
+    }
+
+    public func delete(_ sender: ChunkReplica) async throws {
+        try checkMounted()
+        guard let record: ChunkRecord = try readJSON(recordPath(sender.id)) else { return }
+        guard ConstantTime.equal(Hex.decode(Self.keyHash(sender.key)), Hex.decode(record.senderKeyHash)) else {
+            throw RelayError.wrongKey(relay: address, id: sender.id)
+        }
+        remove(sender.id, record)
+    }
+
+    // MARK: Expiry
+
+    /// Removes every chunk older than the expiry; returns how many. Run by whoever keeps the folder.
+    @discardableResult
+    public func sweep() throws -> Int {
+        try checkMounted()
+        var removed = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: root) where name.hasPrefix("s-") && name.hasSuffix(".json") {
+            let id = String(name.dropFirst(2).dropLast(5))
+            if let record: ChunkRecord = try? readJSON(recordPath(id)), try expireIfDue(id, record) { removed += 1 }
+        }
+        return removed
+    }
+
+    private func expireIfDue(_ id: String, _ record: ChunkRecord) throws -> Bool {
+        guard now().timeIntervalSince1970 - record.created >= expiry else { return false }
+        remove(id, record)
+        return true
+    }
+
+    /// Data first (so nothing is downloadable), then the links, then the record.
+    private func remove(_ id: String, _ record: ChunkRecord) {
+        unlink(dataPath(id))
+        for recipient in record.recipients { unlink(linkPath(recipient)) }
+        unlink(recordPath(id))
+        try? POSIXFile.fsyncDirectory(root)
+    }
+
+    // MARK: Files
+
+    private func recordPath(_ id: String) -> String { Path.join(root, "s-\(id).json") }
+    private func linkPath(_ id: String) -> String { Path.join(root, "r-\(id).json") }
+    private func dataPath(_ id: String) -> String { Path.join(root, "d-\(id)") }
+
+    private func senderRecord(_ sender: ChunkReplica) throws -> ChunkRecord {
+        try checkMounted()
+        guard Self.isId(sender.id), let record: ChunkRecord = try readJSON(recordPath(sender.id)) else {
+            throw RelayError.chunkNotFound(relay: address, id: sender.id)
+        }
+        guard ConstantTime.equal(Hex.decode(Self.keyHash(sender.key)), Hex.decode(record.senderKeyHash)) else {
+            throw RelayError.wrongKey(relay: address, id: sender.id)
+        }
+        if try expireIfDue(sender.id, record) { throw RelayError.chunkNotFound(relay: address, id: sender.id) }
+        return record
+    }
+
+    /// A folder that vanished (unmounted disk, share gone) is a transient condition worth retrying.
+    private func checkMounted() throws {
+        var st = stat()
+        guard stat(root, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw RelayError.unavailable(relay: address, reason: "the folder is not there (disk unmounted or share disconnected?)")
+        }
+    }
+
+    private func readJSON<T: Decodable>(_ path: String) throws -> T? {
+        let name = Path.basename(path)
+        guard Self.isId(String(name.dropFirst(2).split(separator: ".").first ?? "")) else { return nil }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path, limit: 1 << 20)
+        } catch let error as FileSystemError where error.code == ENOENT {
+            return nil
+        } catch {
+            try checkMounted()
+            throw RelayError.unavailable(relay: address, reason: "\(error)")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(bytes))
+        } catch {
+            throw RelayError.protocolError(relay: address, reason: "'\(path)' is damaged: \(error)")
+        }
+    }
+
+    private func writeJSON<T: Encodable>(_ value: T, to path: String) throws {
+        let data = try JSONEncoder().encode(value)
+        try relayCall { try AtomicFileWriter.write([UInt8](data), to: path, mode: 0o600) }
+    }
+
+    /// Maps file-system failures to relay errors: no space is `storageFull`, a vanished folder or any
+    /// other I/O failure `unavailable` (worth retrying).
+    private func relayCall<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as FileSystemError {
+            if error.isNoSpace { throw RelayError.storageFull(relay: address) }
+            throw RelayError.unavailable(relay: address, reason: error.description)
+        }
+    }
+
+    static func newId() -> String {
+        // 24 random bytes: 32 base64url characters, no padding.
+        Base64URL.encode(SodiumRuntime.randomBytes(count: 24))
+    }
+
+    static func isId(_ text: String) -> Bool {
+        text.utf8.count == 32 && text.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }
+    }
+
+    static func keyHash(_ key: [UInt8]) -> String { Hex.encode(SHA256Digest.of(key)) }
+}

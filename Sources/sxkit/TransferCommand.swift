@@ -1,0 +1,132 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Synchronization
+import SXCore
+import SXTransfer
+
+struct TransferCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transfer",
+        abstract: "Send and receive files as chunked, encrypted relay transfers (SimpleX's relay file format).",
+        discussion: """
+        A relay is a folder on any mounted disk or share (a path) or an HTTP relay (a URL). The sender \
+        gets a sender description (keep it: it cancels the transfer) and one description per recipient; \
+        whoever holds a recipient description can download the file, so hand it over privately.
+        """,
+        subcommands: [TransferPlanCommand.self, TransferSendCommand.self, TransferReceiveCommand.self,
+                      TransferInfoCommand.self, TransferCancelCommand.self]
+    )
+}
+
+/// Turns a `--relay` value into a relay.
+enum RelayAddress {
+    static func isURL(_ address: String) -> Bool { address.hasPrefix("http://") || address.hasPrefix("https://") }
+
+    static func open(_ address: String) throws -> any ChunkRelay {
+        if isURL(address) {
+            // HTTP RELAY: the HTTP ChunkRelay client (branch relay-http) is plugged in here after merging.
+            throw UsageError("HTTP relays are not available in this build ('\(address)'); use a folder relay: a path on a mounted disk or share")
+        }
+        let path = Path.absolute(address)
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw UsageError("relay folder '\(path)' does not exist; mount the disk or share, or create the folder")
+        }
+        return FolderRelay(root: path)
+    }
+
+    /// For receive and cancel: the description's relay, or `override` for every replica (the same
+    /// disk is often mounted at another path on the other machine).
+    static func resolver(override: String?) -> @Sendable (String) throws -> any ChunkRelay {
+        { address in try open(override ?? address) }
+    }
+}
+
+/// Where transfers keep their work folders (encrypted copies, downloaded chunks, resume state).
+struct TransferTempOptions: ParsableArguments {
+    @Option(name: .customLong("temp-dir"), help: ArgumentHelp(
+        "Folder for work files and resume state (default: the data directory's temp folder, else $TMPDIR/sxkit-transfers).",
+        valueName: "dir"))
+    var tempDir: String?
+
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
+        "The SimpleX data directory whose temp folder holds the work files (default: $SXKIT_DATA_DIR, else the desktop app's).",
+        valueName: "dir"))
+    var dataDir: String?
+
+    /// A stable folder, so that running the same transfer again finds its state.
+    func resolve() throws -> String {
+        let folder: String
+        if let tempDir {
+            folder = Path.absolute(tempDir)
+        } else {
+            let data = DataDirectory.resolve(explicit: dataDir)
+            if FileManager.default.fileExists(atPath: data.root) {
+                folder = data.primaryTempFolder
+            } else {
+                folder = Path.join(PrivateFolder.systemTemp, "sxkit-transfers-\(getuid())")
+            }
+        }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return folder
+    }
+}
+
+/// Runs async library work from a synchronous command and waits for it.
+func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let outcome = Mutex<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        let result: Result<T, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        outcome.withLock { $0 = result }
+        done.signal()
+    }
+    done.wait()
+    return try outcome.withLock { $0! }.get()
+}
+
+/// Shows transfer events: JSON lines on stdout under --json; otherwise a progress bar on a
+/// terminal's stderr and warnings on stderr.
+final class TransferEventDisplay: Sendable {
+    private let json: Bool
+    private let quiet: Bool
+    private let tracker: ProgressTracker
+    private let ticker = Mutex<ProgressTicker?>(nil)
+    private let shown = Mutex<Int64>(0)
+
+    init(options: GlobalOptions, label: String) {
+        json = options.json
+        quiet = options.quiet
+        tracker = ProgressTracker(label: label)
+    }
+
+    var handler: TransferEventHandler { { [self] in self.show($0) } }
+
+    func show(_ event: TransferEvent) {
+        if json {
+            ConsoleOutput.standardOutput.writeLine(event.json)
+            return
+        }
+        switch event {
+        case .sndFileStart(_, _, let total, _), .rcvFileStart(let total, _):
+            tracker.setTotals(items: nil, bytes: total)
+            if !quiet, ConsoleOutput.standardError.isTerminal {
+                ticker.withLock { $0 = ProgressTicker(tracker: tracker, renderer: TerminalProgressBar(output: .standardError)) }
+            }
+        case .sndFileProgressXFTP(let done, _), .rcvFileProgressXFTP(let done, _):
+            let delta = shown.withLock { old in defer { old = max(old, done) }; return max(0, done - old) }
+            tracker.addBytes(delta)
+        case .sndFileWarning(let warning), .rcvFileWarning(let warning):
+            if !quiet { ConsoleOutput.standardError.writeLine("sxkit: warning: \(warning)") }
+        case .sndFileCompleteXFTP, .rcvFileComplete, .sndFileError, .rcvFileError, .rcvFileSndCancelled:
+            stop()
+        }
+    }
+
+    func stop() {
+        let current = ticker.withLock { t in defer { t = nil }; return t }
+        current?.stop()
+    }
+}

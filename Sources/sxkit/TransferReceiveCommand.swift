@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import SXCore
+import SXTransfer
+
+struct TransferReceiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receive",
+        abstract: "Download a file from its recipient description, verify it and decrypt it.",
+        discussion: """
+        Every chunk's SHA-256 and the whole file's SHA-512 are checked before anything is decrypted, and \
+        the decrypted file appears at its destination only once its tag checked: never partial, never \
+        unverified, never over an existing file. An interrupted receive is resumed by running it again.
+        """
+    )
+
+    @Argument(help: "The recipient description (.yaml).", completion: .file())
+    var description: String
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
+        "A folder (the sender's file name is kept) or a new file's path (default: the current folder).", valueName: "path"))
+    var output: String?
+
+    @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"))
+    var relay: String?
+
+    @Option(name: .customLong("parallel"), help: "Chunks downloaded at once.")
+    var parallel = 4
+
+    @OptionGroup var temp: TransferTempOptions
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if parallel < 1 || parallel > 32 { throw ValidationError("--parallel must be between 1 and 32") }
+    }
+
+    func run() throws {
+        let path = description
+        let parsed = try FileDescription.load(path)
+        let receiver = TransferReceiver(options: .init(destination: output, tempRoot: try temp.resolve(), policy: TransferPolicy(parallelChunks: parallel)),
+                                        relays: RelayAddress.resolver(override: relay))
+        let display = TransferEventDisplay(options: global, label: "receive")
+        let (result, seconds) = try timed { try waitFor { try await receiver.receive(parsed, path: path, events: display.handler) } }
+        display.stop()
+        guard !global.json, !global.quiet else { return }
+        ConsoleOutput.standardOutput.writeLine("received \(result.fileName) (\(ByteCount.format(result.fileSize))) in \(String(format: "%.2f", seconds)) s; "
+            + "chunk and file digests and the tag verified: \(result.path)")
+    }
+}

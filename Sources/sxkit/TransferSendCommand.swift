@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import SXCore
+import SXTransfer
+
+struct TransferSendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Encrypt a file, upload its chunks to a relay and write the sender and recipient descriptions.",
+        discussion: """
+        Chunks are uploaded a few at a time, retrying with backoff while the relay is unreachable. An \
+        interrupted send (killed, relay gone) is resumed by running the same command again: chunks \
+        already on the relay are not sent again. Descriptions are written with mode 0600 as \
+        <file>.sender.yaml and <file>.recipient-N.yaml.
+        """
+    )
+
+    @Argument(help: "The file to send.", completion: .file())
+    var file: String
+
+    @Option(name: .long, help: ArgumentHelp("The relay: a folder on a mounted disk or share, or an HTTP relay URL.", valueName: "dir|url"))
+    var relay: String
+
+    @Option(name: .long, help: "How many recipient descriptions to write (each can download the file).")
+    var recipients = 1
+
+    @Flag(name: .long, help: "Send files above the 1 GiB soft limit, up to the 5 GiB hard limit.")
+    var force = false
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Folder for the descriptions (default: the current folder).", valueName: "dir"))
+    var output: String?
+
+    @Option(name: .customLong("parallel"), help: "Chunks uploaded at once.")
+    var parallel = 4
+
+    @OptionGroup var temp: TransferTempOptions
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if recipients < 1 || recipients > 100 { throw ValidationError("--recipients must be between 1 and 100") }
+        if parallel < 1 || parallel > 32 { throw ValidationError("--parallel must be between 1 and 32") }
+    }
+
+    func run() throws {
+        let relay = try RelayAddress.open(relay)
+        let options = TransferSender.Options(recipients: recipients, force: force,
+                                             descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath),
+                                             tempRoot: try temp.resolve(), policy: TransferPolicy(parallelChunks: parallel))
+        let sender = TransferSender(relay: relay, options: options)
+        let display = TransferEventDisplay(options: global, label: "send")
+        let file = self.file
+        let (result, seconds) = try timed { try waitFor { try await sender.send(file: file, events: display.handler) } }
+        display.stop()
+        guard !global.json, !global.quiet else { return }
+        let out = ConsoleOutput.standardOutput
+        let skipped = result.chunks - result.chunksUploaded
+        out.writeLine("sent \(Path.basename(file)): \(ByteCount.format(result.encryptedSize)) encrypted in \(result.chunks) chunk(s) to \(relay.address) "
+            + "in \(String(format: "%.2f", seconds)) s" + (skipped > 0 ? " (\(skipped) already there from an earlier run)" : ""))
+        out.writeLine("sender description (keep it; it cancels the transfer): \(result.senderDescription)")
+        for path in result.recipientDescriptions { out.writeLine("recipient description: \(path)") }
+        out.writeLine("to receive: give a recipient description to the recipient, privately; they run")
+        out.writeLine("  sxkit transfer receive '\(Path.basename(result.recipientDescriptions[0]))'"
+            + (RelayAddress.isURL(relay.address) ? "" : " --relay <where this relay folder is mounted on their machine>"))
+        out.writeLine("to cancel: sxkit transfer cancel '\(result.senderDescription)'")
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import SXCore
+import SXTestSupport
+
+/// `sxkit transfer …` end to end through the built binary, with a folder relay.
+@Suite struct TransferCommandTests {
+    struct Setup {
+        let temp: TempFolder
+        var relay: String { temp.file("relay") }
+        var inbox: String { temp.file("inbox") }
+        var descriptions: String { temp.file("desc") }
+
+        init() throws {
+            temp = try TempFolder("sxkit-transfer-cli")
+            for folder in ["relay", "inbox", "desc"] { try FileManager.default.createDirectory(atPath: temp.file(folder), withIntermediateDirectories: true) }
+        }
+
+        func file(_ name: String, size: Int) throws -> String {
+            try temp.write(name, (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ $0 >> 8) })
+        }
+
+        func send(_ path: String, _ extra: [String] = [], environment: [String: String] = [:]) throws -> CLIResult {
+            try CLI.run(["transfer", "send", path, "--relay", relay, "-o", descriptions, "--temp-dir", temp.file("send-tmp")] + extra,
+                        environment: environment)
+        }
+
+        func receive(_ description: String, _ extra: [String] = [], prefix: [String] = []) throws -> CLIResult {
+            try CLI.run(["transfer", "receive", description, "-o", inbox, "--temp-dir", temp.file("recv-tmp")] + extra, prefix: prefix)
+        }
+    }
+
+    @Test func planSaysInlineRelayOrRefusedWithTheLimits() throws {
+        let s = try Setup()
+        let small = try s.file("photo.jpg", size: 200_000)
+        let big = try s.file("big.bin", size: 0)
+        #expect(truncate(big, off_t(SimpleXLimits.maxFileSizeXFTP + 1)) == 0)
+        let r = try CLI.run(["transfer", "plan", small, big])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("photo.jpg") && r.stdout.contains("inline") && r.stdout.contains("yes"))
+        #expect(r.stdout.contains("refused") && r.stdout.contains("MAX_FILE_SIZE_XFTP 1073741824"))
+        #expect(r.stderr.contains("over MAX_FILE_SIZE_XFTP (1073741824 bytes"))
+        let forced = try CLI.run(["transfer", "plan", "--force", "--json", big])
+        #expect(forced.status == 0)
+        #expect(forced.stdout.contains(#""method":"relay""#) && forced.stdout.contains(#""chunks":257"#))
+        #expect(forced.stdout.contains(#""methodLimit":{"name":"MAX_FILE_SIZE_XFTP_HARD","bytes":5368709120}"#))
+        let missing = try CLI.run(["transfer", "plan", small, s.temp.file("nope")])
+        #expect(missing.status == 3)
+    }
+
+    @Test func sendReceiveInfoCancel() throws {
+        let s = try Setup()
+        let source = try s.file("report.pdf", size: 700_000)
+        let sent = try s.send(source, ["--recipients", "2", "--json"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let types = sent.stdout.split(separator: "\n").compactMap { line -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["type"] as? String
+        }
+        #expect(types.first == "sndFileStart" && types.last == "sndFileCompleteXFTP" && types.contains("sndFileProgressXFTP"))
+        #expect(sent.stdout.contains(#""sentSize":720896,"totalSize":720896"#))
+        let recipient = s.descriptions + "/report.pdf.recipient-1.yaml"
+        let senderDescription = s.descriptions + "/report.pdf.sender.yaml"
+        #expect(try POSIXFile.status(recipient).st_mode & 0o777 == 0o600)
+        #expect(try POSIXFile.status(senderDescription).st_mode & 0o777 == 0o600)
+
+        let info = try CLI.run(["transfer", "info", recipient])
+        #expect(info.stdout.contains("party:      recipient") && info.stdout.contains("5 (2 x 256kb, 3 x 64kb)"), "\(info.stdout)")
+
+        let got = try s.receive(recipient)
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(got.stdout.contains("received report.pdf"))
+        #expect(try s.temp.read("inbox/report.pdf") == s.temp.read("report.pdf"))
+
+        let cancel = try CLI.run(["transfer", "cancel", senderDescription])
+        #expect(cancel.status == 0 && cancel.stdout.contains("deleted 5 chunk replica(s)"), "\(cancel.stderr)")
+        let after = try s.receive(s.descriptions + "/report.pdf.recipient-2.yaml", ["-o", s.temp.file("inbox/second.pdf"), "--json"])
+        #expect(after.status == 1)
+        #expect(after.stdout.contains(#""type":"rcvFileSndCancelled""#))
+        #expect(after.stderr.contains("the sender cancelled the transfer, it expired, or it was never uploaded"))
+        #expect(!FileManager.default.fileExists(atPath: s.temp.file("inbox/second.pdf")))
+        // The recipient description cannot cancel.
+        let wrong = try CLI.run(["transfer", "cancel", recipient])
+        #expect(wrong.status == 1 && wrong.stderr.contains("is a recipient description; this needs the sender description"))
+    }
+
+    @Test func badDescriptionsAndURLsGiveClearErrors() throws {
+        let s = try Setup()
+        let desc = try s.temp.write("bad.yaml", Array("party: recipient\nsize: 64kb\n".utf8))
+        let r = try CLI.run(["transfer", "info", desc])
+        #expect(r.status == 1 && r.stderr.contains("is not valid: the field 'digest' is missing"), "\(r.stderr)")
+        let url = try CLI.run(["transfer", "send", desc, "--relay", "https://relay.invalid/"])
+        #expect(url.status == 2 && url.stderr.contains("HTTP relays are not available in this build"))
+        let noFolder = try CLI.run(["transfer", "send", desc, "--relay", s.temp.file("unmounted")])
+        #expect(noFolder.status == 2 && noFolder.stderr.contains("does not exist; mount the disk or share"))
+    }
+
+    @Test func killedSendIsFinishedByRerunningIt() throws {
+        let s = try Setup()
+        let source = try s.file("data.bin", size: 700_000)
+        let killed = try s.send(source, ["--parallel", "1"], environment: ["SXKIT_CRASH_AT": "transfer-send-uploaded-chunk"])
+        #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.relay).filter { $0.hasPrefix("d-") }.count == 1)
+        #expect(!FileManager.default.fileExists(atPath: s.descriptions + "/data.bin.recipient-1.yaml"))
+        let rerun = try s.send(source, ["--parallel", "1"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout.contains("in 5 chunk(s)") && rerun.stdout.contains("(1 already there from an earlier run)"), "\(rerun.stdout)")
+        let got = try s.receive(s.descriptions + "/data.bin.recipient-1.yaml")
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(try s.temp.read("inbox/data.bin") == s.temp.read("data.bin"))
+    }
+
+    @Test func fullDiskOnReceiveLeavesNothingAndARerunCompletes() throws {
+        let s = try Setup()
+        // 150 000 bytes: three 64 KiB chunks fit under a 100 KiB file-size limit, the decrypted file does not.
+        let source = try s.file("notes.bin", size: 150_000)
+        #expect(try s.send(source).status == 0)
+        let description = s.descriptions + "/notes.bin.recipient-1.yaml"
+        // RLIMIT_FSIZE makes writes past 100 KiB fail with EFBIG, as a full disk fails them with ENOSPC.
+        let limited = try s.receive(description, prefix: ["/bin/bash", "-c", "trap '' XFSZ; ulimit -f 100; exec \"$0\" \"$@\""])
+        #expect(limited.status == 1)
+        #expect(limited.stderr.contains("free some space and run the command again"), "\(limited.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.inbox).isEmpty)
+        let again = try s.receive(description)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try s.temp.read("inbox/notes.bin") == s.temp.read("notes.bin"))
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import SXCore
+import SXCrypto
+import SXTransfer
+
+/// The behaviour every `ChunkRelay` must have, as checks any relay can run: the folder relay's tests
+/// run them, and an HTTP relay's tests can run the same ones against a server on loopback.
+///
+///     let suite = RelayConformance(scratch: temp.path, makeRelay: { FolderRelay(root: …) }, expireAll: { clock.advance(…) })
+///     try await suite.run(.roundTrip)
+///
+/// Each check throws `RelayConformance.Failure` naming what went wrong.
+public struct RelayConformance: Sendable {
+    public enum Check: String, CaseIterable, Sendable {
+        case roundTrip, everyRecipientDownloads, wrongRecipientKey, wrongSenderKey, notFoundAfterDelete, deleteIsIdempotent,
+             reuploadIsIdempotent, sizeMismatchRefused, digestMismatchRefused, notDownloadableBeforeUpload, unknownIdNotFound,
+             oversizedRefused, expired
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        init(_ check: Check, _ message: String) { description = "\(check.rawValue): \(message)" }
+    }
+
+    /// A folder the checks may write source and downloaded files into.
+    public let scratch: String
+    public let makeRelay: @Sendable () async throws -> any ChunkRelay
+    /// Makes every chunk created so far expire (advance the relay's clock); nil skips `.expired`.
+    public let expireAll: (@Sendable () async throws -> Void)?
+    /// The largest chunk the relay accepts; `.oversizedRefused` offers one byte more.
+    public let maxChunkSize: Int64
+
+    public init(scratch: String, maxChunkSize: Int64 = 4 << 20, makeRelay: @escaping @Sendable () async throws -> any ChunkRelay,
+                expireAll: (@Sendable () async throws -> Void)? = nil) {
+        self.scratch = scratch
+        self.maxChunkSize = maxChunkSize
+        self.makeRelay = makeRelay
+        self.expireAll = expireAll
+    }
+
+    /// Runs one check; returns false when the check was skipped (no `expireAll` for `.expired`).
+    @discardableResult
+    public func run(_ check: Check) async throws -> Bool {
+        let relay = try await makeRelay()
+        let bytes = (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let source = Path.join(scratch, "source-\(check.rawValue)")
+        // Some padding before the chunk, so offsets are exercised.
+        try Data([1, 2, 3] + bytes).write(to: URL(fileURLWithPath: source))
+        let request = ChunkCreateRequest(size: Int64(bytes.count), digest: SHA256Digest.of(bytes), senderKey: Self.key(),
+                                         recipientKeys: [Self.key(), Self.key()])
+        let out = Path.join(scratch, "out-\(check.rawValue)")
+        func fail(_ message: String) -> Failure { Failure(check, message) }
+        func expect(_ error: RelayError, _ body: () async throws -> Void) async throws {
+            do {
+                try await body()
+            } catch let thrown as RelayError {
+                guard Self.sameCase(thrown, error) else { throw fail("expected \(error), got \(thrown)") }
+                return
+            }
+            throw fail("expected \(error), but it succeeded")
+        }
+
+        switch check {
+        case .roundTrip:
+            let created = try await relay.create(request)
+            guard created.recipients.count == 2, created.sender.id != created.recipients[0].id else { throw fail("create returned \(created)") }
+            try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
+            try await relay.download(created.recipients[0], to: out)
+            guard try Self.read(out) == bytes else { throw fail("downloaded bytes differ") }
+        case .everyRecipientDownloads:
+            let created = try await relay.create(request)
+            try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
+            for recipient in created.recipients {
+                try await relay.download(recipient, to: out)
+                guard try Self.read(out) == bytes else { throw fail("recipient \(recipient.id) got different bytes") }
+            }
+        case .wrongRecipientKey:
+            let created = try await relay.create(request)
+            try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
+            try await expect(.wrongKey(relay: "", id: "")) {
+                try await relay.download(ChunkReplica(id: created.recipients[0].id, key: Self.key()), to: out)
+            }
+            // Another recipient's key does not open this replica either.
+            try await expect(.wrongKey(relay: "", id: "")) {
+                try await relay.download(ChunkReplica(id: created.recipients[0].id, key: created.recipients[1].key), to: out)
+            }
+        case .wrongSenderKey:
+            let created = try await relay.create(request)
+            try await expect(.wrongKey(relay: "", id: "")) {
+                try await relay.upload(ChunkReplica(id: created.sender.id, key: Self.key()), from: source, offset: 3, length: Int64(bytes.count))
+            }
+            try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
+            try await expect(.wrongKey(relay: "", id: "")) { try await relay.delete(ChunkReplica(id: created.sender.id, key: Self.key())) }
+            try await relay.download(created.recipients[0], to: out)
+        case .notFoundAfterDelete:
+            let created = try await relay.create(request)
+            try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
+            try await relay.delete(created.sender)
+            for recipient in created.recipients {
+                try await expect(.chunkNotFound(relay: "", id: "")) { try await relay.download(recipient, to: out) }
+            }
+        case .deleteIsIdempotent:
+            let created = try await relay.create(request)
+            try await relay.delete(created.sender)
+            try await relay.delete(created.sender)
+        case .reuploadIsIdempotent:
+            let created = try await relay.create(request)
+            try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
+            try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
+            try await relay.download(created.recipients[1], to: out)
+            guard try Self.read(out) == bytes else { throw fail("bytes differ after a second upload") }
+        case .sizeMismatchRefused:
+            let created = try await relay.create(request)
+            try await expect(.sizeRejected(relay: "", id: "", size: 0, limit: 0)) {
+                try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count) - 1)
+            }
+            try await expect(.chunkNotFound(relay: "", id: "")) { try await relay.download(created.recipients[0], to: out) }
+        case .digestMismatchRefused:
+            let created = try await relay.create(request)
+            try await expect(.digestMismatch(relay: "", id: "")) {
+                try await relay.upload(created.sender, from: source, offset: 2, length: Int64(bytes.count))
+            }
+            // A refused upload is never downloadable.
+            try await expect(.chunkNotFound(relay: "", id: "")) { try await relay.download(created.recipients[0], to: out) }
+        case .notDownloadableBeforeUpload:
+            let created = try await relay.create(request)
+            try await expect(.chunkNotFound(relay: "", id: "")) { try await relay.download(created.recipients[0], to: out) }
+        case .unknownIdNotFound:
+            try await expect(.chunkNotFound(relay: "", id: "")) {
+                try await relay.download(ChunkReplica(id: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", key: Self.key()), to: out)
+            }
+            try await expect(.chunkNotFound(relay: "", id: "")) {
+                try await relay.download(ChunkReplica(id: "../../etc/passwd", key: Self.key()), to: out)
+            }
+        case .oversizedRefused:
+            var big = request
+            big.size = maxChunkSize + 1
+            try await expect(.sizeRejected(relay: "", id: "", size: 0, limit: 0)) { _ = try await relay.create(big) }
+        case .expired:
+            guard let expireAll else { return false }
+            let created = try await relay.create(request)
+            try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
+            try await expireAll()
+            try await expect(.chunkNotFound(relay: "", id: "")) { try await relay.download(created.recipients[0], to: out) }
+        }
+        return true
+    }
+
+    static func key() -> [UInt8] { SodiumRuntime.randomBytes(count: 32) }
+
+    static func read(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    /// Same enum case, whatever the associated values.
+    static func sameCase(_ a: RelayError, _ b: RelayError) -> Bool {
+        switch (a, b) {
+        case (.chunkNotFound, .chunkNotFound), (.wrongKey, .wrongKey), (.sizeRejected, .sizeRejected), (.digestMismatch, .digestMismatch),
+             (.storageFull, .storageFull), (.unavailable, .unavailable), (.protocolError, .protocolError):
+            return true
+        default:
+            return false
+        }
+    }
+}

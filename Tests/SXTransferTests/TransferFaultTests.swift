@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+import SXCore
+import SXCrypto
+import SXTestSupport
+@testable import SXTransfer
+
+/// Every fault named in the issue, in the library: bad chunks, relays that stop, wrong keys, expiry,
+/// cancel, and the size limits.
+struct TransferFaultTests {
+    func sendOne(_ f: TransferFixture, relay: any ChunkRelay) async throws -> (TransferSender.Result, FileDescription) {
+        let sent = try await f.sender(relay).send(file: f.source)
+        return (sent, try FileDescription.load(sent.recipientDescriptions[0]))
+    }
+
+    /// Nothing in the inbox, not even a temp file.
+    func expectNothingPlaced(_ f: TransferFixture) throws {
+        #expect(try f.inbox().isEmpty)
+    }
+
+    @Test("a chunk corrupted on the relay is re-fetched once, then reported; no plaintext is written")
+    func corruptedChunk() async throws {
+        let f = try TransferFixture()
+        let (_, description) = try await sendOne(f, relay: FolderRelay(root: f.relayRoot))
+        let victim = try #require(try f.relayDataFiles().first)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: victim)))
+        bytes[10] ^= 1
+        try Data(bytes).write(to: URL(fileURLWithPath: victim))
+        let relay = FaultyRelay(FolderRelay(root: f.relayRoot))
+        let log = EventLog()
+        do {
+            _ = try await f.receiver(relay).receive(description, path: "d", events: log.handler)
+            Issue.record("a corrupted chunk was accepted")
+        } catch let error as TransferError {
+            guard case .chunkDigestMismatch = error else { Issue.record("unexpected \(error)"); return }
+        }
+        // Fetched twice: a warning after the first attempt, then the error.
+        #expect(log.all.contains { if case .rcvFileWarning(let w) = $0 { w.contains("fetching it again") } else { false } })
+        #expect(log.types.last == "rcvFileError")
+        try expectNothingPlaced(f)
+    }
+
+    @Test("a chunk truncated on the relay is detected by its digest; no plaintext is written")
+    func truncatedChunk() async throws {
+        let f = try TransferFixture()
+        let (_, description) = try await sendOne(f, relay: FolderRelay(root: f.relayRoot))
+        let victim = try #require(try f.relayDataFiles().first)
+        #expect(truncate(victim, 1000) == 0)
+        do {
+            _ = try await f.receiver(FolderRelay(root: f.relayRoot)).receive(description, path: "d")
+            Issue.record("a truncated chunk was accepted")
+        } catch let error as TransferError {
+            guard case .chunkDigestMismatch = error else { Issue.record("unexpected \(error)"); return }
+        }
+        try expectNothingPlaced(f)
+    }
+
+    @Test("a chunk corrupted in transit once is fetched again and the file arrives")
+    func corruptedOnce() async throws {
+        let f = try TransferFixture()
+        let (_, description) = try await sendOne(f, relay: FolderRelay(root: f.relayRoot))
+        let log = EventLog()
+        let got = try await f.receiver(FaultyRelay(FolderRelay(root: f.relayRoot), corruptDownloads: 1)).receive(description, path: "d", events: log.handler)
+        #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
+        #expect(log.types.contains("rcvFileWarning"))
+    }
+
+    @Test("the relay stops in the middle of a send; the rerun finishes without re-sending finished chunks")
+    func relayStopsDuringSend() async throws {
+        let f = try TransferFixture()
+        let flaky = FaultyRelay(FolderRelay(root: f.relayRoot), failAfter: (.upload, 2))
+        let log = EventLog()
+        await #expect(throws: RelayError.self) { try await f.sender(flaky).send(file: f.source, events: log.handler) }
+        #expect(log.types.contains("sndFileWarning") && log.types.last == "sndFileError")
+        #expect(try f.relayDataFiles().count == 2)
+
+        let counting = FaultyRelay(FolderRelay(root: f.relayRoot))
+        let resumed = try await f.sender(counting).send(file: f.source)
+        #expect(resumed.chunks == 5)
+        #expect(resumed.chunksUploaded == 3)
+        #expect(counting.count(.upload) == 3)
+        let description = try FileDescription.load(resumed.recipientDescriptions[0])
+        let got = try await f.receiver(FolderRelay(root: f.relayRoot)).receive(description, path: "d")
+        #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
+    }
+
+    @Test("the relay folder disappears in the middle of a send; back again, the rerun completes")
+    func folderVanishesDuringSend() async throws {
+        let f = try TransferFixture()
+        let moved = f.temp.file("relay-unmounted")
+        let log = EventLog()
+        let handler: TransferEventHandler = { event in
+            log.handler(event)
+            if case .sndFileProgressXFTP(let sent, _) = event, sent > 0 { rename(f.relayRoot, moved) }
+        }
+        let sender = TransferSender(relay: FolderRelay(root: f.relayRoot), options: .init(
+            descriptionFolder: f.temp.file("descriptions"), tempRoot: f.temp.file("send-tmp"),
+            policy: TransferPolicy(parallelChunks: 1, attempts: 2, firstBackoff: .milliseconds(1))))
+        await #expect(throws: RelayError.self) { try await sender.send(file: f.source, events: handler) }
+        #expect(rename(moved, f.relayRoot) == 0)
+        let counting = FaultyRelay(FolderRelay(root: f.relayRoot))
+        let resumed = try await f.sender(counting).send(file: f.source)
+        #expect(resumed.chunksUploaded == 4)
+        #expect(counting.count(.upload) == 4)
+    }
+
+    @Test("the relay stops in the middle of a receive; the rerun fetches only the missing chunks")
+    func relayStopsDuringReceive() async throws {
+        let f = try TransferFixture()
+        let (_, description) = try await sendOne(f, relay: FolderRelay(root: f.relayRoot))
+        let flaky = FaultyRelay(FolderRelay(root: f.relayRoot), failAfter: (.download, 3))
+        await #expect(throws: RelayError.self) { try await f.receiver(flaky).receive(description, path: "d") }
+        try expectNothingPlaced(f)
+        let counting = FaultyRelay(FolderRelay(root: f.relayRoot))
+        let got = try await f.receiver(counting).receive(description, path: "d")
+        #expect(got.chunksDownloaded == 2 && counting.count(.download) == 2)
+        #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: f.temp.file("recv-tmp")).isEmpty)
+    }
+
+    @Test("the relay folder disappears in the middle of a receive; back again, the rerun fetches only the rest")
+    func folderVanishesDuringReceive() async throws {
+        let f = try TransferFixture()
+        let (_, description) = try await sendOne(f, relay: FolderRelay(root: f.relayRoot))
+        let moved = f.temp.file("relay-unmounted")
+        let handler: TransferEventHandler = { event in
+            if case .rcvFileProgressXFTP(let received, _) = event, received > 0 { rename(f.relayRoot, moved) }
+        }
+        let receiver = TransferReceiver(options: .init(destination: f.temp.file("inbox"), tempRoot: f.temp.file("recv-tmp"),
+                                                       policy: TransferPolicy(parallelChunks: 1, attempts: 2, firstBackoff: .milliseconds(1))),
+                                        relays: { _ in FolderRelay(root: f.relayRoot) })
+        await #expect(throws: RelayError.self) { try await receiver.receive(description, path: "d", events: handler) }
+        try expectNothingPlaced(f)
+        #expect(rename(moved, f.relayRoot) == 0)
+        let counting = FaultyRelay(FolderRelay(root: f.relayRoot))
+        let got = try await f.receiver(counting).receive(description, path: "d")
+        #expect(got.chunksDownloaded == 4 && counting.count(.download) == 4)
+        #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
+    }
+
+    @Test("a wrong recipient key is refused by the relay")
+    func wrongRecipientKey() async throws {
+        let f = try TransferFixture(size: 1000)
+        var (_, description) = try await sendOne(f, relay: FolderRelay(root: f.relayRoot))
+        description.chunks[0].replicas[0].replica.key = SodiumRuntime.randomBytes(count: 32)
+        let log = EventLog()
+        await #expect(throws: RelayError.wrongKey(relay: f.relayRoot, id: description.chunks[0].replicas[0].replica.id)) {
+            try await f.receiver(FolderRelay(root: f.relayRoot)).receive(description, path: "d", events: log.handler)
+        }
+        #expect(log.types.last == "rcvFileError")
+        try expectNothingPlaced(f)
+    }
+
+    @Test("expired chunks are not found")
+    func expired() async throws {
+        let f = try TransferFixture(size: 1000)
+        let clock = TestClock()
+        let (_, description) = try await sendOne(f, relay: FolderRelay(root: f.relayRoot, now: clock.now))
+        clock.advance(FolderRelay.defaultExpiry)
+        let log = EventLog()
+        await #expect(throws: RelayError.self) {
+            try await f.receiver(FolderRelay(root: f.relayRoot, now: clock.now)).receive(description, path: "d", events: log.handler)
+        }
+        #expect(log.types.last == "rcvFileSndCancelled")
+        #expect(try f.relayDataFiles().isEmpty)
+    }
+
+    @Test("after the sender cancels, recipients get 'not found' and nothing is left on the relay")
+    func cancel() async throws {
+        let f = try TransferFixture()
+        let relay = FolderRelay(root: f.relayRoot)
+        let (sent, description) = try await sendOne(f, relay: relay)
+        let deleted = try await TransferSender.cancel(try FileDescription.load(sent.senderDescription), path: sent.senderDescription, relays: { _ in relay })
+        #expect(deleted == 5)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: f.relayRoot).isEmpty)
+        let log = EventLog()
+        await #expect(throws: RelayError.self) { try await f.receiver(relay).receive(description, path: "d", events: log.handler) }
+        #expect(log.types.last == "rcvFileSndCancelled")
+    }
+
+    @Test("a file over the 1 GiB soft limit is refused naming it; --force allows up to 5 GiB (sparse files, plan only)")
+    func sizeLimits() async throws {
+        let f = try TransferFixture(size: 10)
+        let big = f.temp.file("big.bin")
+        #expect(FileManager.default.createFile(atPath: big, contents: nil))
+        #expect(truncate(big, off_t(SimpleXLimits.maxFileSizeXFTP + 1)) == 0)
+        let expected = TransferError.tooLarge(size: SimpleXLimits.maxFileSizeXFTP + 1, limitName: "MAX_FILE_SIZE_XFTP", limit: SimpleXLimits.maxFileSizeXFTP)
+        await #expect(throws: expected) { try await f.sender(FolderRelay(root: f.relayRoot)).send(file: big) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: f.temp.file("send-tmp")).isEmpty)
+        #expect(try TransferDecision.forFile(big, force: true).method == .relay)
+        #expect(truncate(big, off_t(SimpleXLimits.maxFileSizeXFTPHard)) == 0)
+        #expect(try TransferDecision.forFile(big, force: true).method == .relay)
+        #expect(truncate(big, off_t(SimpleXLimits.maxFileSizeXFTPHard + 1)) == 0)
+        let hard = try TransferDecision.forFile(big, force: true)
+        #expect(hard.method == .refused && hard.methodLimitName == "MAX_FILE_SIZE_XFTP_HARD")
+    }
+
+    @Test("a file whose SHA-512 does not match is refused before decrypting")
+    func fileDigest() async throws {
+        let f = try TransferFixture(size: 1000)
+        var (_, description) = try await sendOne(f, relay: FolderRelay(root: f.relayRoot))
+        description.digest[0] ^= 1
+        await #expect(throws: TransferError.fileDigestMismatch(path: "d")) {
+            try await f.receiver(FolderRelay(root: f.relayRoot)).receive(description, path: "d")
+        }
+        try expectNothingPlaced(f)
+    }
+}

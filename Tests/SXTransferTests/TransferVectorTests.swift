@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+import SXCore
+import SXCrypto
+import SXTestSupport
+@testable import SXTransfer
+
+/// transfer.json pins the transfer-file format byte for byte: header, plan, every chunk's SHA-256,
+/// the file's SHA-512, the first 64 bytes and the tag; and decrypting gives the name, extra and content back.
+struct TransferVectorTests {
+    struct Case: Decodable {
+        let name: String
+        let file_name: String
+        let extra: String?
+        let key_hex: String
+        let nonce_hex: String
+        let content_size: Int
+        let content_hex: String?
+        let content_rule: String?
+        let content_sha256: String
+        let header_hex: String
+        let payload_size: Int64
+        let total: Int64
+        let pad_len: Int64
+        let enc_size: Int64
+        let chunk_sizes: [Int64]
+        let chunk_sha256: [String]
+        let file_sha512: String
+        let file_head_hex: String
+        let tag_hex: String
+    }
+    struct Cases: Decodable { let cases: [Case] }
+
+    static let cases: [Case] = {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: VectorFiles.path("transfer.json"))) else { return [] }
+        return (try? JSONDecoder().decode(Cases.self, from: data).cases) ?? []
+    }()
+    static var names: [String] { cases.isEmpty ? ["vectors missing"] : cases.map(\.name) }
+
+    static func content(_ c: Case) -> [UInt8] {
+        if let hex = c.content_hex { return Hex.decode(hex) }
+        return (0..<c.content_size).map { UInt8($0 % 251) }
+    }
+
+    @Test("every transfer vector encrypts, chunks and decrypts exactly", arguments: names)
+    func vector(name: String) throws {
+        let c = try #require(Self.cases.first { $0.name == name }, "cannot read \(VectorFiles.path("transfer.json"))")
+        let temp = try TempFolder()
+        let content = Self.content(c)
+        #expect(Hex.encode(SHA256Digest.of(content)) == c.content_sha256)
+        let input = try temp.write("content", content)
+        let header = try TransferFileHeader(name: c.file_name, extra: c.extra)
+        #expect(Hex.encode(header.bytes) == c.header_hex)
+
+        let plan = ChunkPlan(contentSize: Int64(content.count), header: header)
+        #expect(plan.total == c.total)
+        #expect(plan.sizes == c.chunk_sizes)
+        #expect(plan.encryptedSize == c.enc_size)
+        #expect(plan.encryptedSize - c.payload_size - 24 == c.pad_len)
+
+        let args = try CryptoFileArgs(key: Hex.decode(c.key_hex), nonce: Hex.decode(c.nonce_hex))
+        let encrypted = temp.file("encrypted")
+        let result = try TransferEncryption.encrypt(file: input, header: header, args: args, to: encrypted)
+        #expect(result.plan == plan)
+        let bytes = try temp.read("encrypted")
+        #expect(Int64(bytes.count) == c.enc_size)
+        #expect(Hex.encode(bytes.prefix(64)) == c.file_head_hex)
+        #expect(Hex.encode(bytes.suffix(16)) == c.tag_hex)
+        #expect(Hex.encode(SHA512Digest.of(bytes)) == c.file_sha512)
+        #expect(Hex.encode(result.fileDigest) == c.file_sha512)
+        #expect(result.chunkDigests.map(Hex.encode) == c.chunk_sha256)
+
+        // Decrypt from the chunks as separate files, the way a receiver holds them.
+        var segments: [String] = []
+        for (i, offset) in plan.offsets.enumerated() {
+            segments.append(try temp.write("chunk\(i)", Array(bytes[Int(offset)..<Int(offset + plan.sizes[i])])))
+        }
+        let writer = try AtomicFileWriter(destination: temp.file("out"))
+        let decoded = try TransferFileCrypto.decrypt(segments: segments, encryptedSize: c.enc_size, args: args, to: writer)
+        try writer.commit()
+        #expect(decoded == header)
+        #expect(try temp.read("out") == content)
+    }
+
+    /// Encrypts a vector's content and returns the encrypted bytes, for the failure tests.
+    static func encrypted(_ temp: TempFolder, name: String = "hello") throws -> (bytes: [UInt8], args: CryptoFileArgs, plan: ChunkPlan) {
+        let c = try #require(cases.first { $0.name == name })
+        let args = try CryptoFileArgs(key: Hex.decode(c.key_hex), nonce: Hex.decode(c.nonce_hex))
+        let input = try temp.write("content-\(name)", content(c))
+        let result = try TransferEncryption.encrypt(file: input, header: TransferFileHeader(name: c.file_name, extra: c.extra), args: args,
+                                                    to: temp.file("enc-\(name)"))
+        return (try temp.read("enc-\(name)"), args, result.plan)
+    }
+
+    @Test("a flipped byte fails the tag and leaves no output")
+    func tamperedTag() throws {
+        let temp = try TempFolder()
+        var (bytes, args, plan) = try Self.encrypted(temp)
+        bytes[100] ^= 1
+        let path = try temp.write("bad", bytes)
+        let writer = try AtomicFileWriter(destination: temp.file("out"))
+        #expect(throws: TransferFileError.invalidAuthTag(path: path)) {
+            try TransferFileCrypto.decrypt(segments: [path], encryptedSize: plan.encryptedSize, args: args, to: writer)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temp.path).filter { $0.hasPrefix(".sxkit-tmp") || $0 == "out" }.isEmpty)
+    }
+
+    @Test("a truncated file is refused for its size")
+    func truncated() throws {
+        let temp = try TempFolder()
+        let (bytes, args, plan) = try Self.encrypted(temp)
+        let path = try temp.write("short", Array(bytes.dropLast(1)))
+        let writer = try AtomicFileWriter(destination: temp.file("out"))
+        #expect(throws: TransferFileError.wrongEncryptedSize(path: path, expected: plan.encryptedSize, actual: plan.encryptedSize - 1)) {
+            try TransferFileCrypto.decrypt(segments: [path], encryptedSize: plan.encryptedSize, args: args, to: writer)
+        }
+    }
+
+    @Test("padding other than '#' is refused even under a valid tag")
+    func badPadding() throws {
+        // Build a stream with '$' padding and a valid tag, using the CryptoFile cipher (same math).
+        let temp = try TempFolder()
+        let args = CryptoFileArgs.random()
+        let header = try TransferFileHeader(name: "a")
+        var stream = TransferFileCrypto.bigEndian(Int64(header.bytes.count + 1)) + header.bytes + [0x41]
+        stream += [UInt8](repeating: 0x24, count: 65536 - 16 - stream.count)
+        let path = try temp.write("bad-padding", CryptoFile.encrypt(stream, args: args))
+        let writer = try AtomicFileWriter(destination: temp.file("out"))
+        #expect(throws: TransferFileError.invalidPadding(path: path)) {
+            try TransferFileCrypto.decrypt(segments: [path], encryptedSize: 65536, args: args, to: writer)
+        }
+        #expect(!FileManager.default.fileExists(atPath: temp.file("out")))
+    }
+
+    @Test("a name longer than 255 bytes is refused")
+    func longName() {
+        #expect(throws: TransferFileError.headerFieldTooLong(field: "file name", bytes: 256)) {
+            try TransferFileHeader(name: String(repeating: "x", count: 256))
+        }
+    }
+}

@@ -28,12 +28,14 @@ let package = Package(
         .target(name: "SXMedia", dependencies: ["SXCore", "CVips"], swiftSettings: strict),
         // Chunk plans, transfer-file encryption, file descriptions, relays and send/receive.
         .target(name: "SXTransfer", dependencies: ["SXCore", "SXCrypto", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
+        // Moving a whole profile to another machine: archive export + transfer, transfer + archive import.
+        .target(name: "SXDeviceMigration", dependencies: ["SXCore", "SXCrypto", "SXArchive", "SXTransfer"], swiftSettings: strict),
         // Sample data directories for the demo, tests and benchmarks.
         .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia"], swiftSettings: strict),
         .executableTarget(
             name: "sxkit",
             dependencies: [
-                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample", "SXTransfer",
+                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample", "SXTransfer", "SXDeviceMigration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

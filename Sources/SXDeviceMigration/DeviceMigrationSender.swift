@@ -1,0 +1,121 @@
+import Foundation
+import SXArchive
+import SXCore
+import SXCrypto
+import SXTransfer
+
+/// `migrate send`: a consistent chat archive of a data directory, sent as one relay transfer. The
+/// archive is exported once into a work folder under the temp folder and kept there until the send
+/// completes, so an interrupted migration resumes the same upload (same bytes, same chunks) instead
+/// of exporting a different archive; `fresh` throws that work away and exports again.
+public struct DeviceMigrationSender: Sendable {
+    public struct Options: Sendable {
+        public var recipients: Int
+        /// Where the sender and recipient descriptions go.
+        public var descriptionFolder: String
+        /// The temp folder holding the archive and the transfer's resume state.
+        public var tempRoot: String
+        /// Export again even when an archive from an interrupted run is waiting.
+        public var fresh: Bool
+        /// Allow an archive above the 1 GiB soft limit, up to the 5 GiB hard limit.
+        public var force: Bool
+        public var policy: TransferPolicy
+
+        public init(recipients: Int = 1, descriptionFolder: String, tempRoot: String, fresh: Bool = false, force: Bool = false,
+                    policy: TransferPolicy = TransferPolicy()) {
+            self.recipients = recipients
+            self.descriptionFolder = descriptionFolder
+            self.tempRoot = tempRoot
+            self.fresh = fresh
+            self.force = force
+            self.policy = policy
+        }
+    }
+
+    public struct Result: Sendable {
+        /// The export's report; nil when an archive exported by an interrupted run was sent.
+        public var export: ChatArchiveExportReport?
+        /// When the archive that was sent was exported.
+        public var exportedAt: Date
+        public var archiveBytes: Int64
+        public var transfer: TransferSender.Result
+    }
+
+    public let dataDirectory: DataDirectory
+    public let passphrase: SecretBytes
+    public let relay: any ChunkRelay
+    public let options: Options
+
+    public init(dataDirectory: DataDirectory, passphrase: SecretBytes, relay: any ChunkRelay, options: Options) {
+        self.dataDirectory = dataDirectory
+        self.passphrase = passphrase
+        self.relay = relay
+        self.options = options
+    }
+
+    /// The work folder of this data directory's migration (one per data directory).
+    public var workFolder: String {
+        Path.join(options.tempRoot, "sxkit-migrate-send-" + Hex.encode(SHA256Digest.of(Array(dataDirectory.root.utf8)).prefix(8)))
+    }
+
+    public func send(exportProgress: ProgressTracker? = nil, events: @escaping TransferEventHandler = { _ in }) async throws -> Result {
+        let work = workFolder
+        let markerPath = Path.join(work, MigrationExportMarker.fileName)
+        if options.fresh { try? FileManager.default.removeItem(atPath: work) }
+        var export: ChatArchiveExportReport?
+        var marker = try MigrationExportMarker.load(markerPath)
+        if let m = marker, m.dataDirectory != dataDirectory.root || POSIXFile.linkStatus(m.archive) == nil { marker = nil }
+        if marker == nil {
+            try? FileManager.default.removeItem(atPath: work)
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let now = Date()
+            let archive = Path.join(work, MigrationExportMarker.archiveName(exportedAt: now))
+            let exporter = ChatArchiveExporter(dataDirectory: dataDirectory, passphrase: passphrase)
+            export = try exporter.export(to: archive, progress: exportProgress)
+            let written = MigrationExportMarker(dataDirectory: dataDirectory.root, archive: archive, exportedAt: now)
+            try written.save(markerPath)
+            marker = written
+            CrashPoint.reach("migrate-send-exported")
+        }
+        let archive = marker!.archive
+        let bytes = Int64(try POSIXFile.status(archive).st_size)
+        let sender = TransferSender(relay: relay, options: .init(recipients: options.recipients, force: options.force,
+                                                                 descriptionFolder: options.descriptionFolder,
+                                                                 tempRoot: work, policy: options.policy))
+        let transfer = try await sender.send(file: archive, events: events)
+        // Sent: the archive (every file of the profile, readable) must not outlive the migration.
+        try? FileManager.default.removeItem(atPath: work)
+        return Result(export: export, exportedAt: marker!.exportedAt, archiveBytes: bytes, transfer: transfer)
+    }
+}
+
+/// Written once the archive is complete: a rerun sends this archive rather than exporting again.
+struct MigrationExportMarker: Codable, Sendable {
+    static let fileName = "export.json"
+
+    var dataDirectory: String
+    var archive: String
+    var exportedAt: Date
+
+    /// Named as the app names its archives.
+    static func archiveName(exportedAt: Date) -> String {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "UTC")
+        format.dateFormat = "yyyy-MM-dd'T'HHmmss"
+        return "simplex-chat.\(format.string(from: exportedAt)).zip"
+    }
+
+    static func load(_ path: String) throws -> MigrationExportMarker? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try? decoder.decode(MigrationExportMarker.self, from: data)
+    }
+
+    func save(_ path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        try AtomicFileWriter.write(Array(try encoder.encode(self)), to: path, mode: 0o600)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import SXCore
+import SXSample
+import SXTestSupport
+import Testing
+
+/// `sxkit migrate send/receive` end to end through a folder relay: the sample profile moves to a
+/// second data directory with identical files and row counts, and every interruption resumes.
+@Suite struct MigrateCommandTests {
+    struct Setup {
+        let temp: TempFolder
+        let source: SampleDataDirectory
+        let pass: String
+        var relay: String { temp.file("relay") }
+        var descriptions: String { temp.file("desc") }
+        var target: String { temp.file("target") }
+
+        init() throws {
+            temp = try TempFolder("sxkit-migrate-cli")
+            for folder in ["relay", "desc"] { try FileManager.default.createDirectory(atPath: temp.file(folder), withIntermediateDirectories: true) }
+            source = try SampleDataDirectory.create(at: temp.file("source"), options: .init(photos: 2, documents: 3, chatItems: 200))
+            pass = try temp.write("pass", Array(ArchiveImportCommandTests.newPassphrase.utf8))
+        }
+
+        func send(_ extra: [String] = [], environment: [String: String] = [:]) throws -> CLIResult {
+            try CLI.run(["migrate", "send", "--data-dir", source.directory.root, "--relay", relay, "-o", descriptions,
+                         "--passphrase-file", pass] + extra, environment: environment)
+        }
+
+        func receive(passphraseFile: String? = nil, _ extra: [String] = [], environment: [String: String] = [:]) throws -> CLIResult {
+            try CLI.run(["migrate", "receive", try recipientDescription(), "--data-dir", target, "--passphrase-file", passphraseFile ?? pass] + extra,
+                        environment: environment)
+        }
+
+        func recipientDescription() throws -> String {
+            let name = try #require(try FileManager.default.contentsOfDirectory(atPath: descriptions).first { $0.hasSuffix(".recipient-1.yaml") })
+            return Path.join(descriptions, name)
+        }
+
+        /// The profile arrived whole: the same file contents and the same rows in both databases.
+        func expectMoved() throws {
+            #expect(try contentHashes(target) == contentHashes(source.directory.root))
+            for db in ["simplex_v1_chat.db", "simplex_v1_agent.db"] {
+                #expect(try rowCounts(Path.join(target, db)) == rowCounts(Path.join(source.directory.root, db)))
+            }
+        }
+
+        /// No archive, chunk or state left in either temp folder.
+        func expectNoWorkLeft() throws {
+            for root in [source.directory.root, target] {
+                let tmp = Path.join(root, "tmp")
+                let left = (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []
+                #expect(left.filter { $0.hasPrefix("sxkit-") }.isEmpty, "work left in \(tmp): \(left)")
+            }
+        }
+    }
+
+    @Test func movesTheSampleProfileWithIdenticalFilesAndRowCounts() throws {
+        let s = try Setup()
+        let sent = try s.send()
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout.contains("exported ") && sent.stdout.contains("recipient description: "))
+        #expect(try POSIXFile.status(try s.recipientDescription()).st_mode & 0o777 == 0o600)
+        let received = try s.receive(["--json"])
+        #expect(received.status == 0, "\(received.stderr)")
+        let lines = received.stdout.split(separator: "\n")
+        #expect(lines.first?.contains(#""type":"rcvFileStart""#) == true)
+        let document = try #require(received.stdout.range(of: "\n{\n").map { String(received.stdout[$0.lowerBound...]) })
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any])
+        #expect(fields["dataDirectory"] as? String == s.target)
+        #expect(fields["chunksDownloaded"] as? Int == 1)
+        #expect((fields["importReport"] as? [String: Any])?["archiveErrors"] as? [Any] != nil)
+        try s.expectMoved()
+        try s.expectNoWorkLeft()
+    }
+
+    @Test func aWrongPassphraseChangesNothingAndTheRightOneFinishesWithoutDownloadingAgain() throws {
+        let s = try Setup()
+        #expect(try s.send().status == 0)
+        let wrong = try s.temp.write("wrong", Array("not the passphrase".utf8))
+        let refused = try s.receive(passphraseFile: wrong)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("does not open with the passphrase given") && refused.stderr.contains("nothing was changed"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: Path.join(s.target, "simplex_v1_chat.db")))
+        // The relay no longer needs to be there: the verified archive waits in the target's temp folder.
+        try FileManager.default.removeItem(atPath: s.relay)
+        let done = try s.receive(["--json"])
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(done.stdout.contains(#""chunksDownloaded" : 0"#), "\(done.stdout)")
+        try s.expectMoved()
+        try s.expectNoWorkLeft()
+    }
+
+    @Test func refusesATargetThatAlreadyHoldsAProfileUnlessReplacing() throws {
+        let s = try Setup()
+        #expect(try s.send().status == 0)
+        _ = try SampleDataDirectory.create(at: s.target, options: .init(photos: 1, documents: 1, seed: 9, chatItems: 10))
+        let before = try FolderSnapshot.take(s.target)
+        let refused = try s.receive()
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("already holds a profile") && refused.stderr.contains("--replace"), "\(refused.stderr)")
+        #expect(try FolderSnapshot.take(s.target) == before)
+        // The old profile's files of the same name are kept aside and named: done, with problems (3).
+        let replaced = try s.receive(["--replace"])
+        #expect(replaced.status == 3, "\(replaced.stderr)")
+        #expect(replaced.stderr.contains("IMG_1000.jpg: a different file of that name was already in"))
+        #expect(replaced.stdout.contains("the previous databases are kept as"))
+        #expect(try rowCounts(Path.join(s.target, "simplex_v1_chat.db")) == rowCounts(Path.join(s.source.directory.root, "simplex_v1_chat.db")))
+    }
+
+    @Test(arguments: ["migrate-send-exported", "transfer-send-uploaded-chunk"])
+    func aKilledSendResumesTheSameArchive(point: String) throws {
+        let s = try Setup()
+        let killed = try s.send(["--parallel", "1"], environment: ["SXKIT_CRASH_AT": point])
+        #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        let resumed = try s.send()
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("resumed the archive exported at"), "\(resumed.stdout)")
+        #expect(try s.receive().status == 0)
+        try s.expectMoved()
+        try s.expectNoWorkLeft()
+    }
+
+    @Test(arguments: ["migrate-receive-downloaded", "import.chat-db-swapped", "import.file-moved"])
+    func aKilledReceiveFinishesOnTheNextRun(point: String) throws {
+        let s = try Setup()
+        #expect(try s.send().status == 0)
+        let killed = try s.receive(environment: ["SXKIT_CRASH_AT": point])
+        #expect(killed.status != 0)
+        let finished = try s.receive()
+        #expect(finished.status == 0, "\(finished.stderr)")
+        try s.expectMoved()
+        try s.expectNoWorkLeft()
+    }
+}

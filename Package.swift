@@ -27,12 +27,14 @@ let package = Package(
         .target(name: "SXMedia", dependencies: ["SXCore", "CVips"], swiftSettings: strict),
         // Chunk plans, transfer-file encryption, file descriptions, relays and send/receive.
         .target(name: "SXTransfer", dependencies: ["SXCore", "SXCrypto"], swiftSettings: strict),
+        // Data-directory care: the storage report and cleaning (needs the import's staging names).
+        .target(name: "SXCare", dependencies: ["SXCore", "SXDatabase", "SXArchive"], swiftSettings: strict),
         // Sample data directories for the demo, tests and benchmarks.
         .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia"], swiftSettings: strict),
         .executableTarget(
             name: "sxkit",
             dependencies: [
-                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample", "SXTransfer",
+                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample", "SXTransfer", "SXCare",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -44,6 +46,7 @@ let package = Package(
         .testTarget(name: "SXMediaTests", dependencies: ["SXMedia", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXCareTests", dependencies: ["SXCare", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXDatabaseTests", dependencies: ["SXDatabase", "SXCore", "SXSample", "SXTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

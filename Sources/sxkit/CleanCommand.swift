@@ -74,8 +74,12 @@ struct CleanCommand: ParsableCommand {
             if options.json {
                 try JSONDocument.print(CleanOutput(plan: plan, dryRun: dryRun, verbose: options.verbose, result: nil))
             } else if !options.quiet {
-                ConsoleOutput.standardOutput.write(CleanText.plan(plan, verbose: options.verbose, dryRun: dryRun))
-                ConsoleOutput.standardOutput.writeLine(nothing ? "Nothing to remove." : "Dry run: nothing was removed.")
+                if nothing {
+                    ConsoleOutput.standardOutput.write("Nothing to remove from \(plan.root).\n" + plan.kept.map { "Kept: \($0)\n" }.joined())
+                } else {
+                    ConsoleOutput.standardOutput.write(CleanText.plan(plan, verbose: options.verbose, dryRun: dryRun))
+                    ConsoleOutput.standardOutput.writeLine("Dry run: nothing was removed.")
+                }
             }
             return
         }

@@ -6,14 +6,16 @@ enum StorageText {
     static func render(_ r: StorageReport, verbose: Bool) -> String {
         var out = "Data directory  \(r.root) (\(r.layout.rawValue))\n"
         var table = Table()
-        table.section("Databases", "size", "-wal", "-shm")
+        table.section("Databases", "files", "size", "")
         for db in r.databases {
-            if db.exists {
-                table.row(Path.basename(db.path), ByteCount.format(db.bytes), db.wal.map(ByteCount.format) ?? "-",
-                          db.shm.map(ByteCount.format) ?? "-")
-            } else {
+            guard db.exists else {
                 table.row(Path.basename(db.path), "absent", "", "")
+                continue
             }
+            // The -wal and -shm travel with their database: one row, the parts in the note.
+            let parts = [("-wal", db.wal), ("-shm", db.shm)].compactMap { name, size in size.map { "\(name) \(ByteCount.format($0))" } }
+            let note = parts.isEmpty ? "no -wal/-shm" : "database \(ByteCount.format(db.bytes)), " + parts.joined(separator: ", ")
+            table.row(Path.basename(db.path), "\(1 + parts.count)", ByteCount.format(db.total), note)
         }
         if let f = r.files {
             table.section("Files folder  \(f.folder)", "files", "size", "")

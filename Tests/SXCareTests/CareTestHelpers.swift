@@ -9,7 +9,9 @@ import SXTestSupport
 struct CareFixture {
     let folder: TempFolder
     let sample: SampleDataDirectory
-    var dir: DataDirectory { sample.directory }
+    /// The sample's layout, with the desktop UI's temp folder (`$TMPDIR/simplex`) inside the fixture:
+    /// a test must never see, let alone clean, the machine's real `/tmp/simplex`.
+    var dir: DataDirectory { DataDirectory(root: sample.directory.root, layout: .desktop, environment: ["TMPDIR": folder.path]) }
     var files: String { dir.filesFolder! }
     static let passphrase = SampleDataDirectory.defaultPassphrase
 

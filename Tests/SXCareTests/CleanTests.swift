@@ -132,6 +132,18 @@ import SXTestSupport
         #expect(CareFixture.exists(Path.join(tmp, "download_part.tmp")))
     }
 
+    @Test func theDesktopUITempFolderIsReportedAndCleanedWhenItIsOurs() throws {
+        let f = try CareFixture()
+        let ui = try f.folder.write("simplex/preview.jpg", Array(repeating: 1, count: 500))
+        #expect(f.dir.tempFolders.contains(Path.parent(ui)))
+        let report = try f.care().storageReport()
+        #expect(report.tempFolders.map(\.path) == f.dir.tempFolders)
+        #expect(report.tempFolders.first { $0.path == Path.parent(ui) }?.files == Usage(count: 1, bytes: 500))
+        #expect(report.tempFolders.first { $0.path.hasSuffix("migration_temp_files") }?.exists == false)
+        _ = try f.care().execute(try f.care().plan(CleanTargets(temp: true)))
+        #expect(!CareFixture.exists(ui) && CareFixture.exists(Path.parent(ui)), "the folder itself stays")
+    }
+
     @Test func leftoversAreRemovedUnlessARecoveryNeedsThem() throws {
         let f = try CareFixture()
         let migration = try f.folder.write("data/simplex_v1_chat.db.migration-backup", [1, 2, 3, 4])

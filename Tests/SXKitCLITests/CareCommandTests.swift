@@ -21,8 +21,10 @@ import SXTestSupport
             sample = try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 3, chatItems: 50))
         }
 
+        /// Runs sxkit with `$TMPDIR` inside the fixture, so the desktop UI's temp folder (`$TMPDIR/simplex`)
+        /// is never the machine's real `/tmp/simplex`.
         func run(_ arguments: [String], environment: [String: String] = CareCommandTests.env, prefix: [String] = []) throws -> CLIResult {
-            try CLI.run(arguments + ["--data-dir", root], environment: environment, prefix: prefix)
+            try CLI.run(arguments + ["--data-dir", root], environment: environment.merging(["TMPDIR": folder.path]) { $1 }, prefix: prefix)
         }
 
         func snapshot() throws -> FolderSnapshot { try FolderSnapshot.take(root) }
@@ -165,7 +167,7 @@ import SXTestSupport
         try tmp.write("tmp/keep.bin", [1, 2, 3])
         try tmp.write("notes.txt", [1])
         let before = try FolderSnapshot.take(tmp.path)
-        let run = try CLI.run(["clean", "--temp", "--yes", "--data-dir", tmp.path])
+        let run = try CLI.run(["clean", "--temp", "--yes", "--data-dir", tmp.path], environment: ["TMPDIR": tmp.path])
         #expect(run.status == 1)
         #expect(run.stderr.contains("does not look like a SimpleX data directory"), "\(run.stderr)")
         #expect(try FolderSnapshot.take(tmp.path) == before)

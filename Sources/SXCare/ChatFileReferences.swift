@@ -55,6 +55,10 @@ public struct ChatFileReferences: Sendable {
         var out = ChatFileReferences()
         do {
             let (db, _) = try DatabaseOpener.open(snapshot.databasePath, passphrase: key, mode: snapshot.mode)
+            // Sized once: growing a 100,000-entry dictionary by doubling would briefly hold two copies.
+            if let rows = try db.scalarInt("SELECT count(*) FROM files WHERE file_path IS NOT NULL"), rows > 0 {
+                out.byPath.reserveCapacity(Int(min(rows, 10_000_000)))
+            }
             try ChatFilesTable.forEach(in: db) { record in
                 guard let stored = record.storedPath, !stored.isEmpty else { return }
                 guard let relative = record.relativePath else {

@@ -38,6 +38,17 @@ public struct DataDirectoryScan: Sendable {
             let files = dir.filesFolder.map { " and no files folder \(Path.basename($0))" } ?? ""
             throw CareError.notADataDirectory(root: dir.root, reason: "no \(Path.basename(dir.chatDatabase))\(files)")
         }
+        // A files or temp folder (given with --files-dir/--temp-dir) that holds the databases would make
+        // them orphans or temp files: refused outright.
+        for folder in [dir.filesFolder].compactMap({ $0 }) + dir.tempFolders where contains(folder, dir.chatDatabase) {
+            throw CareError.notADataDirectory(root: dir.root, reason: "the folder '\(folder)' holds the databases, so it cannot be a files or temp folder")
+        }
+    }
+
+    /// True when `path` is `folder` or lies below it.
+    static func contains(_ folder: String, _ path: String) -> Bool {
+        let folder = Path.absolute(folder), path = Path.absolute(path)
+        return path == folder || Path.relative(path, inside: folder) != nil
     }
 
     /// Scans `dir`. With `requireReferences`, an unreadable chat database throws (clean); without,

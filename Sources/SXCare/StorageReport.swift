@@ -156,12 +156,11 @@ extension StorageReport {
             findings.append("the files folder '\(walked.path)' is a \(kind.rawValue), not a folder: it is not followed")
         }
         var encrypted = Usage(), plaintext = Usage(), orphans = Usage()
-        var present = Set<String>()
         for entry in walked.entries {
             if entry.kind == .file { usage.total.add(entry.size) }
             switch FilesClassification.group(entry, references: references) {
-            case .referencedEncrypted: encrypted.add(entry.size); present.insert(entry.relativePath)
-            case .referencedPlaintext: plaintext.add(entry.size); present.insert(entry.relativePath)
+            case .referencedEncrypted: encrypted.add(entry.size)
+            case .referencedPlaintext: plaintext.add(entry.size)
             case .orphan: orphans.add(entry.size)
             case .atomicTemp: usage.interruptedWrites.add(entry.size)
             case .referencedSymlink, .unreferencedSymlink:
@@ -174,8 +173,19 @@ extension StorageReport {
             usage.referencedEncrypted = encrypted
             usage.referencedPlaintext = plaintext
             usage.orphans = orphans
+            // Which referenced paths are present as regular files: a binary search in the sorted
+            // listing rather than a second set of every path.
+            let files = walked.entries.lazy.filter { $0.kind == .file }.map(\.relativePath).sorted()
+            func present(_ path: String) -> Bool {
+                var low = 0, high = files.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if files[mid] < path { low = mid + 1 } else { high = mid }
+                }
+                return low < files.count && files[low] == path
+            }
             var missing = Usage()
-            for (path, reference) in references.byPath where !present.contains(path) {
+            for (path, reference) in references.byPath where !present(path) {
                 missing.add(reference.recordedSize)
                 if usage.missingExamples.count < exampleLimit { usage.missingExamples.append(path) }
             }

@@ -93,4 +93,16 @@ import SXTestSupport
         #expect(throws: CareError.self) { try DataDirectoryCare(directory: dir, passphrase: nil).storageReport() }
         #expect(throws: CareError.self) { try DataDirectoryCare(directory: dir, passphrase: nil).plan(CleanTargets(temp: true)) }
     }
+
+    @Test func aFilesOrTempFolderHoldingTheDatabasesIsRefused() throws {
+        let f = try CareFixture()
+        let before = try FolderSnapshot.take(f.dir.root)
+        for overrides in [FolderOverrides(files: f.dir.root), FolderOverrides(temp: f.dir.root), FolderOverrides(temp: Path.parent(f.dir.root))] {
+            let dir = DataDirectory(root: f.dir.root, layout: .desktop, overrides: overrides, environment: [:])
+            let care = DataDirectoryCare(directory: dir, passphrase: CareFixture.passphrase)
+            #expect(throws: CareError.self) { try care.plan(CleanTargets(temp: true, orphans: true)) }
+            #expect(throws: CareError.self) { try care.storageReport() }
+        }
+        #expect(try FolderSnapshot.take(f.dir.root) == before)
+    }
 }

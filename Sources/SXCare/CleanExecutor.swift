@@ -31,7 +31,8 @@ public struct CleanExecutor: Sendable {
         self.passphrase = passphrase
     }
 
-    public func execute(_ plan: CleanPlan) throws -> CleanResult {
+    /// `progress`, when given, counts each planned file as it is dealt with.
+    public func execute(_ plan: CleanPlan, progress: ProgressTracker? = nil) throws -> CleanResult {
         try DataDirectoryCare.refuseWhileInUse(directory)
         if plan.targets.leftovers || plan.targets.everything, let first = LeftoverFinder.interruptions(directory).first {
             throw CareError.interrupted(summary: first.summary, command: first.command)
@@ -45,8 +46,13 @@ public struct CleanExecutor: Sendable {
         var removed: [CleanCategory: Usage] = [:]
         var result = CleanResult(removed: [], skipped: [], failures: [])
         var folders: [CleanItem] = []
+        progress?.setTotals(items: plan.total.count, bytes: plan.total.bytes)
         for item in plan.items {
             if item.kind == .directory { folders.append(item); continue }
+            defer {
+                progress?.itemDone()
+                progress?.addBytes(item.size)
+            }
             if item.mustStayUnreferenced, fresh?.isReferenced(item.relativePath) == true {
                 result.skipped.append(.init(path: item.path, category: item.category, reason: "the chat database now references it"))
                 continue

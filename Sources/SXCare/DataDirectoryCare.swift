@@ -31,8 +31,8 @@ public struct DataDirectoryCare: Sendable {
     }
 
     /// Carries out `plan` (see `CleanExecutor`).
-    public func execute(_ plan: CleanPlan) throws -> CleanResult {
-        try CleanExecutor(directory: directory, passphrase: passphrase).execute(plan)
+    public func execute(_ plan: CleanPlan, progress: ProgressTracker? = nil) throws -> CleanResult {
+        try CleanExecutor(directory: directory, passphrase: passphrase).execute(plan, progress: progress)
     }
 
     /// Refuses while another process (the app) holds either database or its WAL index. Must run

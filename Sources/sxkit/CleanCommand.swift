@@ -87,7 +87,13 @@ struct CleanCommand: ParsableCommand {
             ConsoleOutput.standardOutput.write(CleanText.plan(plan, verbose: options.verbose, dryRun: false))
         }
         try confirm(plan, dir: dir)
-        let result = try care.execute(plan)
+        let tracker = ProgressTracker(label: "clean", itemsTotal: plan.total.count, bytesTotal: plan.total.bytes)
+        let ticker = options.json ? nil : options.startProgress(tracker)
+        let result: CleanResult
+        do {
+            defer { ticker?.stop() }
+            result = try care.execute(plan, progress: tracker)
+        }
         if options.json {
             try JSONDocument.print(CleanOutput(plan: plan, dryRun: false, verbose: options.verbose, result: result))
         } else {

@@ -193,4 +193,42 @@ import SXTestSupport
         #expect(run.stderr.contains("run `sxkit db recover` first"), "\(run.stderr)")
         #expect(Self.exists(exported))
     }
+
+    /// Runs sxkit on a pseudo-terminal (util-linux `script`), typing `answer` once it has had time to
+    /// ask. Returns the terminal's output (stdout and stderr together) and sxkit's exit status.
+    func onTerminal(_ f: Fixture, _ arguments: [String], answer: String) throws -> (status: Int32, output: String) {
+        let command = ([CLI.binary] + arguments + ["--data-dir", f.root]).map { "'\($0)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", "(sleep 2; printf '%s\\n' \"$1\") | script -qec \"$0\" /dev/null", command, answer]
+        process.environment = ProcessInfo.processInfo.environment.merging(CareCommandTests.env.merging(["TMPDIR": f.folder.path]) { $1 }) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func onATerminalItAsksAndEverythingNeedsTheNameTyped() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let f = try Fixture()
+        let before = try f.snapshot()
+        let wrongName = try onTerminal(f, ["clean", "--everything", "--yes"], answer: "not-it")
+        #expect(wrongName.output.contains("Type its name (data) to go on"), "\(wrongName.output)")
+        #expect(wrongName.output.contains("the name typed does not match"), "\(wrongName.output)")
+        #expect(wrongName.status == 2)
+        let declined = try onTerminal(f, ["clean", "--orphans"], answer: "n")
+        #expect(declined.output.contains("[y/N]"), "\(declined.output)")
+        #expect(declined.status == 2)
+        #expect(try f.snapshot() == before)
+        let accepted = try onTerminal(f, ["clean", "--orphans"], answer: "y")
+        #expect(accepted.output.contains("Removed"), "\(accepted.output)")
+        #expect(accepted.status == 0)
+        #expect(!Self.exists(f.orphan))
+        let everything = try onTerminal(f, ["clean", "--everything", "--yes"], answer: "data")
+        #expect(everything.output.contains("databases and companions"), "\(everything.output)")
+        #expect(!Self.exists(f.sample.directory.chatDatabase))
+    }
 }

@@ -39,9 +39,15 @@ public struct DataDirectoryScan: Sendable {
             throw CareError.notADataDirectory(root: dir.root, reason: "no \(Path.basename(dir.chatDatabase))\(files)")
         }
         // A files or temp folder (given with --files-dir/--temp-dir) that holds the databases would make
-        // them orphans or temp files: refused outright.
+        // them orphans or temp files, and a temp folder holding the files or assets folder would make
+        // referenced files temp files: refused outright.
         for folder in [dir.filesFolder].compactMap({ $0 }) + dir.tempFolders where contains(folder, dir.chatDatabase) {
             throw CareError.notADataDirectory(root: dir.root, reason: "the folder '\(folder)' holds the databases, so it cannot be a files or temp folder")
+        }
+        for temp in dir.tempFolders {
+            for kept in [dir.filesFolder, dir.assetsFolder].compactMap({ $0 }) where contains(temp, kept) {
+                throw CareError.notADataDirectory(root: dir.root, reason: "the temp folder '\(temp)' holds '\(kept)', so it cannot be a temp folder")
+            }
         }
     }
 
@@ -85,8 +91,7 @@ public struct DataDirectoryScan: Sendable {
             scan.referencesUnavailable = error
         }
         var unreadable = unreadableBox.withLock { $0 }
-        // A temp folder that is the files or assets folder (an override) is not scanned twice.
-        for folder in dir.tempFolders where folder != dir.filesFolder && folder != dir.assetsFolder {
+        for folder in dir.tempFolders {
             scan.temp.append(walk(folder) { unreadable.append($0) })
         }
         scan.assets = dir.assetsFolder.map { walk($0) { unreadable.append($0) } }

@@ -94,10 +94,12 @@ import SXTestSupport
         #expect(throws: CareError.self) { try DataDirectoryCare(directory: dir, passphrase: nil).plan(CleanTargets(temp: true)) }
     }
 
-    @Test func aFilesOrTempFolderHoldingTheDatabasesIsRefused() throws {
+    @Test func aFilesOrTempFolderHoldingTheDatabasesOrTheFilesIsRefused() throws {
         let f = try CareFixture()
         let before = try FolderSnapshot.take(f.dir.root)
-        for overrides in [FolderOverrides(files: f.dir.root), FolderOverrides(temp: f.dir.root), FolderOverrides(temp: Path.parent(f.dir.root))] {
+        let overrides = [FolderOverrides(files: f.dir.root), FolderOverrides(temp: f.dir.root), FolderOverrides(temp: Path.parent(f.dir.root)),
+                         FolderOverrides(temp: f.files), FolderOverrides(files: Path.join(f.dir.primaryTempFolder, "files"))]
+        for overrides in overrides {
             let dir = DataDirectory(root: f.dir.root, layout: .desktop, overrides: overrides, environment: [:])
             let care = DataDirectoryCare(directory: dir, passphrase: CareFixture.passphrase)
             #expect(throws: CareError.self) { try care.plan(CleanTargets(temp: true, orphans: true)) }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SXCare
 import SXCore
+import SXDatabase
 import SXSample
 import SXTestSupport
 
@@ -37,6 +38,23 @@ import SXTestSupport
         _ = try f.care(nil).storageReport()
         let after = try FolderSnapshot.take(f.dir.root)
         #expect(before == after, "changed: \(before.differences(from: after))")
+    }
+
+    @Test func readsADatabaseWithAWALFromAPrivateCopyAndChangesNothing() throws {
+        let f = try CareFixture()
+        // A writer that keeps its connection open leaves un-checkpointed frames in the -wal, as the app does.
+        let (writer, _) = try DatabaseOpener.open(f.dir.chatDatabase, passphrase: CareFixture.passphrase, mode: .readWrite)
+        try writer.execute("PRAGMA wal_autocheckpoint = 0; INSERT INTO files (file_id, file_name, file_path, file_size, chunk_size, user_id) VALUES (99999, 'late.bin', 'late.bin', 10, 16384, 1)")
+        try f.folder.write("data/simplex_v1_files/late.bin", Array(repeating: 3, count: 10))
+        let before = try FolderSnapshot.take(f.dir.root)
+        let report = try f.care().storageReport()
+        #expect((report.databases[0].wal ?? 0) > 0)
+        // The new row lives only in the WAL: read, so late.bin is referenced, not an orphan.
+        #expect(report.files?.referencedPlaintext?.count == f.referencedPlaintext + 1)
+        #expect(report.files?.orphans?.count == 1)
+        let after = try FolderSnapshot.take(f.dir.root)
+        #expect(before == after, "changed: \(before.differences(from: after))")
+        _ = writer
     }
 
     @Test func withoutAPassphraseCountsTheFilesFolderAsAWhole() throws {

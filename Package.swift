@@ -30,12 +30,14 @@ let package = Package(
         .target(name: "SXTransfer", dependencies: ["SXCore", "SXCrypto", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
         // Moving a whole profile to another machine: archive export + transfer, transfer + archive import.
         .target(name: "SXDeviceMigration", dependencies: ["SXCore", "SXCrypto", "SXArchive", "SXTransfer"], swiftSettings: strict),
+        // Data-directory care: the storage report and cleaning (needs the import's staging names).
+        .target(name: "SXCare", dependencies: ["SXCore", "SXDatabase", "SXArchive"], swiftSettings: strict),
         // Sample data directories for the demo, tests and benchmarks.
         .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia"], swiftSettings: strict),
         .executableTarget(
             name: "sxkit",
             dependencies: [
-                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample", "SXTransfer", "SXDeviceMigration",
+                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample", "SXTransfer", "SXDeviceMigration", "SXCare",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -49,6 +51,7 @@ let package = Package(
         .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia", "SXSample", "SXTransfer", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXTransferTests", dependencies: ["SXTransfer", "SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXCareTests", dependencies: ["SXCare", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXDatabaseTests", dependencies: ["SXDatabase", "SXCore", "SXSample", "SXTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

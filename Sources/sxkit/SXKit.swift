@@ -17,7 +17,7 @@ struct SXKit: ParsableCommand {
         Secrets are never taken from the command line: use --passphrase-file, SXKIT_PASSPHRASE, \
         SXKIT_PASSPHRASE_FILE, or a terminal prompt.
         """,
-        subcommands: [DatabaseCommand.self, ArchiveCommand.self, FilesCommand.self, ImageCommand.self, TransferCommand.self, MigrateCommand.self, DemoCommand.self]
+        subcommands: [DatabaseCommand.self, ArchiveCommand.self, FilesCommand.self, ImageCommand.self, TransferCommand.self, MigrateCommand.self, StorageCommand.self, CleanCommand.self, DemoCommand.self]
     )
 
     @Flag(name: .long, help: "Show sxkit's version and the versions of the libraries it loaded.")

@@ -85,21 +85,25 @@ struct Search {
             try adopt(try source.decode(longSide: sourceLongSide), fullSize: true)
             return
         }
-        let quarter = try source.decode(longSide: (sourceLongSide + 3) / 4)
-        try adopt(quarter, fullSize: false)
-        // Where would the start quality just fit? Bytes at the quarter and at an eighth of the size
-        // give this picture's exponent (from ≈ 0.4 for smooth gradients to 1 for fine texture);
-        // extrapolating with a little less than it, plus a margin, errs towards decoding too big,
-        // which costs a resize, rather than too small, which costs pixels.
-        let quality = format == .jpeg ? ImageCompressor.startQuality : ImageCompressor.pngQuality
-        let cost = try predict(quarter, quality: quality)
-        let eighth = try Vips.image("resize", ["in": .image(quarter), "scale": 0.5])
-        let costEighth = try predict(eighth, quality: quality)
-        let pixels = Double(quarter.width * quarter.height)
-        let measured = log(cost / costEighth) / log(pixels / Double(eighth.width * eighth.height))
-        exponent = min(1.3, max(0.6, measured))
-        let display = Double(source.pixels) * pow(min(1, Double(Self.displayLongSide) / Double(sourceLongSide)), 2)
-        try decode(pixels: max(display, pixels * pow(limit / cost, 1 / min(1, max(0.4, measured - 0.1))) * 1.3))
+        let wanted: Double
+        do {  // a scope of its own: the quarter and eighth are released before the bigger decode
+            let quarter = try source.decode(longSide: (sourceLongSide + 3) / 4)
+            try adopt(quarter, fullSize: false)
+            // Where would the start quality just fit? Bytes at the quarter and at an eighth of the size
+            // give this picture's exponent (from ≈ 0.4 for smooth gradients to 1 for fine texture);
+            // extrapolating with a little less than it, plus a margin, errs towards decoding too big,
+            // which costs a resize, rather than too small, which costs pixels.
+            let quality = format == .jpeg ? ImageCompressor.startQuality : ImageCompressor.pngQuality
+            let cost = try predict(quarter, quality: quality)
+            let eighth = try Vips.image("resize", ["in": .image(quarter), "scale": 0.5])
+            let costEighth = try predict(eighth, quality: quality)
+            let pixels = Double(quarter.width * quarter.height)
+            let measured = log(cost / costEighth) / log(pixels / Double(eighth.width * eighth.height))
+            exponent = min(1.3, max(0.6, measured))
+            let display = Double(source.pixels) * pow(min(1, Double(Self.displayLongSide) / Double(sourceLongSide)), 2)
+            wanted = max(display, pixels * pow(limit / cost, 1 / min(1, max(0.4, measured - 0.1))) * 1.3)
+        }
+        try decode(pixels: wanted)
     }
 
     /// Decodes again at about `wanted` pixels (at most the source's), unless the working image is

@@ -65,8 +65,10 @@ public struct ImageCompressionRecord: Sendable, Equatable {
     public var outputFormat: ImageFormat
     /// libvips' Q (1...100): JPEG quality, or PNG palette quantisation quality; nil for a GIF passed through.
     public var quality: Int?
-    /// How many times the image was encoded while searching.
+    /// Encodes spent on the image in all: sample encodes while searching plus the full-size ones.
     public var encodes: Int
+    /// Of those, encodes of the whole output (1 unless the final encode landed over the budget).
+    public var fullSizeEncodes: Int
     public var milliseconds: Int
 }
 

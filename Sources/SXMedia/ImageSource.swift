@@ -31,7 +31,7 @@ struct ImageSource {
 
         _ = VipsRuntime.started
         guard let found = vips_foreign_find_load(path) else {
-            vips_error_clear()
+            _ = VipsErrorLog.claim(subject: path)  // "not a known file format": said better by ImageError
             throw ImageError(path: path, reason: .notAnImage)
         }
         let nickname = vips_nickname_find(g_type_from_name(found)).map { String(cString: $0) } ?? "load"
@@ -60,15 +60,15 @@ struct ImageSource {
             ])
             let srgb = try Vips.image("colourspace", ["in": .image(thumb), "space": "srgb"])
             let eight = try Vips.image("cast", ["in": .image(srgb), "format": "uchar"])
-            return try Self.materialize(eight, operation: "decode")
+            return try Self.materialize(eight, operation: "decode", subject: path)
         } catch let error as VipsError {
             throw ImageError(path: path, reason: .damaged(format: format, detail: error.message))
         }
     }
 
     /// Computes every pixel of `image` into memory; decoding errors surface here.
-    static func materialize(_ image: VipsImage, operation: String) throws -> VipsImage {
-        guard let copy = vips_image_copy_memory(image.pointer) else { throw VipsError.fromLibvips(operation) }
+    static func materialize(_ image: VipsImage, operation: String, subject: String? = nil) throws -> VipsImage {
+        guard let copy = vips_image_copy_memory(image.pointer) else { throw VipsError.fromLibvips(operation, subject: subject) }
         return VipsImage(owning: copy)
     }
 }

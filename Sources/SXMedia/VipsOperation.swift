@@ -17,7 +17,7 @@ import SXCore
 public struct VipsError: SXError, Equatable {
     /// The operation's nickname ("jpegsave_buffer"), or what was being attempted.
     public let operation: String
-    /// libvips' error text (from `vips_error_buffer()`), or ours when the mistake was caught on the Swift side.
+    /// libvips' error text for this call (see `VipsErrorLog`), or ours when the mistake was caught on the Swift side.
     public let message: String
 
     public init(operation: String, message: String) {
@@ -27,15 +27,11 @@ public struct VipsError: SXError, Equatable {
 
     public var description: String { "libvips operation '\(operation)' failed: \(message)" }
 
-    /// Takes libvips' pending error text and clears it, so the next failure does not repeat it.
-    ///
-    /// libvips 8.14 keeps one process-wide error buffer; if another thread fails at the same moment,
-    /// its text may show up here too. That only affects the message, never control flow.
-    static func fromLibvips(_ operation: String, fallback: String = "unknown libvips error") -> VipsError {
-        let text = vips_error_buffer().map { String(cString: $0) } ?? ""
-        vips_error_clear()
+    /// libvips' text for the failure that just happened in this call, about `subject` (the file the
+    /// call read, if any). The buffer is shared by all threads; `VipsErrorLog` sorts out whose text is whose.
+    static func fromLibvips(_ operation: String, subject: String? = nil, fallback: String = "unknown libvips error") -> VipsError {
+        let lines = VipsErrorLog.claim(subject: subject)
         // One line per libvips message; joined so the description stays a single line.
-        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingSpaces }.filter { !$0.isEmpty }
         return VipsError(operation: operation, message: lines.isEmpty ? fallback : lines.joined(separator: "; "))
     }
 }
@@ -166,7 +162,7 @@ public enum Vips {
 
         // Returns a new reference to either `operation` or an equal cached one that already ran.
         guard let built = vips_cache_operation_build(operation) else {
-            let failure = VipsError.fromLibvips(name)
+            let failure = VipsError.fromLibvips(name, subject: subject(of: inputs))
             vips_object_unref_outputs(object(operation))
             g_object_unref(UnsafeMutableRawPointer(operation))
             throw failure
@@ -211,6 +207,14 @@ public enum Vips {
         }
         let image = try call(nickname, ["buffer": .bytes(bytes)]).image("out")
         return (image, format)
+    }
+
+    /// The file a call reads, which libvips names in its messages.
+    private static func subject(of inputs: KeyValuePairs<String, VipsValue>) -> String? {
+        for (argument, value) in inputs where argument == "filename" {
+            if case .string(let path) = value { return path }
+        }
+        return nil
     }
 
     // MARK: Inputs
@@ -351,7 +355,7 @@ public enum Vips {
         var count: Int32 = 0
         // The arrays belong to the operation's class; they are not freed here.
         guard vips_object_get_args(object(operation), &names, &flags, &count) == 0, let names, let flags else {
-            vips_error_clear()
+            VipsErrorLog.discard()
             return []
         }
         let wanted = VIPS_ARGUMENT_OUTPUT.rawValue | VIPS_ARGUMENT_REQUIRED.rawValue

@@ -11,6 +11,11 @@ public enum VipsRuntime {
         // libvips prints decoder warnings ("error in tile 0 x 16") straight to stderr from any thread;
         // sxkit reports each failure as one sentence instead. VIPS_WARNING is libvips' own switch.
         setenv("VIPS_WARNING", "0", 0)
+        // glibc gives each thread that allocates its own malloc arena (up to 8 per core) and keeps
+        // what is freed there. libvips decodes and encodes on many short-lived worker threads, so a
+        // bulk run held hundreds of MB of freed pixel buffers (measured: 505 MB peak for 100 photos;
+        // 246 MB with two arenas, same speed). Two arenas: one per core of the machines we target.
+        _ = mallopt(M_ARENA_MAX, 2)
         return vips_init("sxkit") == 0
     }()
 
@@ -38,5 +43,12 @@ extension VipsRuntime {
         vips_concurrency_set(Int32(max(1, cores / max(1, workers))))
         vips_cache_set_max(0)
         vips_cache_set_max_mem(0)
+        vips_cache_set_max_files(0)
+    }
+
+    /// Hands freed heap pages back to the system between images, so a long batch's peak stays that of
+    /// the images in flight rather than of everything it has seen.
+    public static func releaseFreedMemory() {
+        _ = malloc_trim(0)
     }
 }

@@ -120,7 +120,7 @@ enum ImageTable {
                        "\"inputHeight\":\(r.inputHeight)", "\"inputFormat\":\(JSONText.quote(r.inputFormat))",
                        "\"outputBytes\":\(r.outputBytes)", "\"outputWidth\":\(r.outputWidth)", "\"outputHeight\":\(r.outputHeight)",
                        "\"outputFormat\":\"\(r.outputFormat.rawValue)\"", "\"quality\":\(r.quality.map(String.init) ?? "null")",
-                       "\"encodes\":\(r.encodes)", "\"milliseconds\":\(r.milliseconds)"]
+                       "\"encodes\":\(r.encodes)", "\"fullSizeEncodes\":\(r.fullSizeEncodes)", "\"milliseconds\":\(r.milliseconds)"]
         } else {
             fields += ["\"status\":\"failed\"", "\"error\":\(JSONText.quote(item.error ?? ""))"]
         }

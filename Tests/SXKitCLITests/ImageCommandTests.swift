@@ -43,7 +43,7 @@ import Testing
         let done = try #require(images.first { $0["status"] as? String == "done" })
         #expect((done["outputBytes"] as? Int ?? .max) <= 20 * 1024)
         #expect(done["inputWidth"] as? Int == 1600 && done["outputFormat"] as? String == "jpeg")
-        for key in ["inputBytes", "inputHeight", "outputWidth", "outputHeight", "quality", "encodes", "milliseconds"] {
+        for key in ["inputBytes", "inputHeight", "outputWidth", "outputHeight", "quality", "encodes", "fullSizeEncodes", "milliseconds"] {
             #expect(done[key] is Int, "missing \(key)")
         }
         #expect(images.contains { $0["status"] as? String == "failed" && ($0["error"] as? String ?? "").contains(b) })

@@ -27,12 +27,14 @@ let package = Package(
         .target(name: "SXMedia", dependencies: ["SXCore", "CVips"], swiftSettings: strict),
         // Chunk plans, transfer-file encryption, file descriptions, relays and send/receive.
         .target(name: "SXTransfer", dependencies: ["SXCore", "SXCrypto"], swiftSettings: strict),
+        // A data directory's files folder: encrypting and decrypting it in step with the chat DB's keys.
+        .target(name: "SXChatFiles", dependencies: ["SXCore", "SXCrypto", "SXDatabase"], swiftSettings: strict),
         // Sample data directories for the demo, tests and benchmarks.
         .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia"], swiftSettings: strict),
         .executableTarget(
             name: "sxkit",
             dependencies: [
-                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample", "SXTransfer",
+                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample", "SXTransfer", "SXChatFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -43,6 +45,7 @@ let package = Package(
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXMediaTests", dependencies: ["SXMedia", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia", "SXSample", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXChatFilesTests", dependencies: ["SXChatFiles", "SXCore", "SXCrypto", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXDatabaseTests", dependencies: ["SXDatabase", "SXCore", "SXSample", "SXTestSupport"], swiftSettings: strict),
     ],

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Names for decrypted copies: `files.file_name` made safe for one folder, with collisions
 /// resolved deterministically (in `file_id` order) as `name (2).ext`, `name (3).ext`…
 struct ExportNames {
@@ -5,14 +7,21 @@ struct ExportNames {
 
     init(taken: Set<String>) { self.taken = taken }
 
-    /// A name with no `/`, no NUL or control characters, no leading dots (so never `.`, `..` or
-    /// hidden), at most 200 bytes; `file-<id>` when nothing is left.
+    /// A name with no `/`, no `..`, no NUL or control characters, no leading dot (so never `.`,
+    /// `..` or hidden), at most 200 bytes: the path-like parts of a hostile name are joined with
+    /// `_` (`../../evil/.x` → `evil_x`); `file-<id>` when nothing is left.
     static func sanitise(_ name: String?, fileId: Int64) -> String {
-        var cleaned = String(String.UnicodeScalarView((name ?? "").unicodeScalars.map { s in
-            s == "/" || s == "\\" || s.value < 0x20 || s.value == 0x7F ? "_" : s
+        let printable = String(String.UnicodeScalarView((name ?? "").unicodeScalars.map { s in
+            s.value < 0x20 || s.value == 0x7F ? "_" : s
         }))
-        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+        let parts = printable.split(whereSeparator: { $0 == "/" || $0 == "\\" }).compactMap { part -> Substring? in
+            let trimmed = part.drop { $0 == "." }
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        var cleaned = parts.joined(separator: "_")
+        while cleaned.contains("..") { cleaned = cleaned.replacingOccurrences(of: "..", with: ".") }
         while cleaned.utf8.count > 200 { cleaned.removeFirst() }
+        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
         return cleaned.isEmpty ? "file-\(fileId)" : cleaned
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SXCore
 import SXCrypto
 import SXDatabase
@@ -19,9 +20,11 @@ public struct ChatFilesWork: Sendable {
     public var jobs: Int
     public var progress: ProgressTracker?
     /// A group ends at this many files or bytes. Each group costs a journal write, a DB
-    /// transaction and a flush; the bounds cap the work a kill leaves in flight.
-    public var groupFiles = 500
-    public var groupBytes: Int64 = 256 << 20
+    /// transaction and a file-system flush (which on a busy shared disk costs far more than the
+    /// files themselves), so groups are as big as the manifest batch's; the bounds cap the temp
+    /// files alive at once and the work a kill leaves in flight.
+    public var groupFiles = 2048
+    public var groupBytes: Int64 = 512 << 20
     /// Test seam: runs with a file's path after it was transformed into its temp file and before
     /// it is checked for changes (tests modify the file here).
     public var afterTransform: (@Sendable (String) -> Void)?
@@ -155,14 +158,13 @@ public struct ChatFilesWork: Sendable {
     /// Renames the staged temps over their sources, checking once more just before each rename
     /// that the source is still what was read.
     func publish(_ staged: [StagedWrite], _ group: [WorkItem], crashPrefix: String) -> [BatchItemResult] {
-        var renamed = 0
+        let renamed = RenameCount()
         let results = StagedWrites.publish(staged, beforeEach: { i in
             guard group[i].destination == nil else { return nil }
             return FileFingerprint.of(group[i].source) == group[i].fingerprint
                 ? nil : CryptoFileError.changedWhileReading(path: group[i].source).description
         }, afterEach: { _ in
-            renamed += 1
-            if renamed == 1 { CrashPoint.reach(crashPrefix + ".first-renamed") }
+            if renamed.value.wrappingAdd(1, ordering: .relaxed).oldValue == 0 { CrashPoint.reach(crashPrefix + ".first-renamed") }
         })
         CrashPoint.reach(crashPrefix + ".renamed")
         return results
@@ -199,4 +201,9 @@ public struct ChatFilesWork: Sendable {
         if !current.isEmpty { result.append(current) }
         return result
     }
+}
+
+/// How many files of a group were renamed so far (renames run on several threads).
+private final class RenameCount: Sendable {
+    let value = Atomic<Int>(0)
 }

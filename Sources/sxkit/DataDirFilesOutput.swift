@@ -1,3 +1,4 @@
+import ArgumentParser
 import SXChatFiles
 import SXCore
 import SXDatabase
@@ -73,5 +74,22 @@ struct DataDirFilesRun {
         out.writeLine("{\"type\":\"summary\",\"operation\":\(JSONText.quote(report.operation)),\"filesFolder\":\(JSONText.quote(report.filesFolder)),"
             + "\"counts\":{\(counts)},\"failed\":\(report.failures),\"bytes\":\(report.bytesDone),"
             + "\"recoveredFromInterruptedRun\":\(report.recovered),\"recoveryNotes\":[\(notes)],\"seconds\":\(String(format: "%.3f", seconds))}")
+    }
+}
+
+/// Files per group (journal, DB transaction, flush) for `--data-dir` work. Hidden: a knob for the
+/// crash tests, which need several groups from a small data dir; the default suits real use.
+struct DataDirGroupOption: ParsableArguments {
+    @Option(name: .customLong("group-files"), help: .hidden)
+    var groupFiles: Int?
+
+    func validate() throws {
+        if let groupFiles, groupFiles < 1 { throw ValidationError("--group-files must be at least 1") }
+    }
+
+    func apply(_ work: ChatFilesWork) -> ChatFilesWork {
+        var work = work
+        if let groupFiles { work.groupFiles = groupFiles }
+        return work
     }
 }

@@ -83,6 +83,7 @@ extension FilesCommand {
 
         @OptionGroup var dataDirectory: DataDirectoryOptions
         @OptionGroup var passphrase: PassphraseOptions
+        @OptionGroup var grouping: DataDirGroupOption
         @OptionGroup var jobs: JobsOption
         @OptionGroup var global: GlobalOptions
 
@@ -105,7 +106,7 @@ extension FilesCommand {
                 let dir = try DataDirFilesRun.resolve(dataDirectory, writes: true)
                 let key = try passphrase.resolve()
                 return try DataDirFilesRun(label: "encrypt", verb: "encrypted", options: global).run { tracker in
-                    try ChatFilesWork(directory: dir, jobs: jobs.jobs, progress: tracker).encrypt(passphrase: key)
+                    try grouping.apply(ChatFilesWork(directory: dir, jobs: jobs.jobs, progress: tracker)).encrypt(passphrase: key)
                 }
             }
             try BatchOutput.run(label: "encrypt", verb: "encrypted", options: global) { tracker in
@@ -138,6 +139,7 @@ extension FilesCommand {
         @OptionGroup var destination: DestinationOptions
         @OptionGroup var dataDirectory: DataDirectoryOptions
         @OptionGroup var passphrase: PassphraseOptions
+        @OptionGroup var grouping: DataDirGroupOption
         @OptionGroup var jobs: JobsOption
         @OptionGroup var global: GlobalOptions
 
@@ -159,7 +161,7 @@ extension FilesCommand {
                 let dir = try DataDirFilesRun.resolve(dataDirectory, writes: destination.inPlace)
                 let key = try passphrase.resolve()
                 return try DataDirFilesRun(label: "decrypt", verb: destination.inPlace ? "decrypted" : "exported", options: global).run { tracker in
-                    let work = ChatFilesWork(directory: dir, jobs: jobs.jobs, progress: tracker)
+                    let work = grouping.apply(ChatFilesWork(directory: dir, jobs: jobs.jobs, progress: tracker))
                     if let output = destination.output { return try work.export(to: output, passphrase: key) }
                     return try work.decryptInPlace(passphrase: key)
                 }

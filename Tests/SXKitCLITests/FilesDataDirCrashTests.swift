@@ -8,8 +8,9 @@ import Testing
 /// after a rerun every file decrypts with its DB key to its original (or is the original, for decrypt).
 @Suite("files --data-dir crash safety", .enabled(if: sqlcipherShellInstalled, "needs /usr/bin/sqlcipher"))
 struct FilesDataDirCrashTests {
-    /// More files than one group (500), so that a kill between groups is covered too.
+    /// More files than one group, so that a kill between groups is covered too.
     static let bulkFiles = 560
+    static let grouping = ["--group-files", "300"]
 
     static let encryptPoints = ["files-encrypt.journal-written", "files-encrypt.staged", "files-encrypt.db-committed",
                                 "files-encrypt.first-renamed", "files-encrypt.renamed", "files-encrypt.group-done"]
@@ -31,7 +32,7 @@ struct FilesDataDirCrashTests {
         let base = try FilesSample(bulkFiles: Self.bulkFiles)
         for point in Self.encryptPoints {
             let s = try FilesSample(copying: base, tag: point)
-            let killed = try s.run(["files", "encrypt", "--data-dir", s.root, "--quiet"], environment: [CrashPoint.environmentVariable: point])
+            let killed = try s.run(["files", "encrypt", "--data-dir", s.root, "--quiet"] + Self.grouping, environment: [CrashPoint.environmentVariable: point])
             #expect(killed.status == 9 || killed.status == 137, "\(point): not killed (status \(killed.status)): \(killed.stderr)")
             try Self.checkAtKill(s, point)
             let rerun = try s.run(["files", "encrypt", "--data-dir", s.root])
@@ -50,7 +51,7 @@ struct FilesDataDirCrashTests {
         #expect(encrypt.status == 0, "\(encrypt.stderr)")
         for point in Self.decryptPoints {
             let s = try FilesSample(copying: base, tag: point)
-            let killed = try s.run(["files", "decrypt", "--data-dir", s.root, "--in-place", "--quiet"], environment: [CrashPoint.environmentVariable: point])
+            let killed = try s.run(["files", "decrypt", "--data-dir", s.root, "--in-place", "--quiet"] + Self.grouping, environment: [CrashPoint.environmentVariable: point])
             #expect(killed.status == 9 || killed.status == 137, "\(point): not killed (status \(killed.status)): \(killed.stderr)")
             try Self.checkAtKill(s, point)
             // An export in between is read-only and says the journal is pending.

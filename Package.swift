@@ -32,12 +32,14 @@ let package = Package(
         .target(name: "SXDeviceMigration", dependencies: ["SXCore", "SXCrypto", "SXArchive", "SXTransfer"], swiftSettings: strict),
         // Data-directory care: the storage report and cleaning (needs the import's staging names).
         .target(name: "SXCare", dependencies: ["SXCore", "SXDatabase", "SXArchive"], swiftSettings: strict),
+        // A data directory's files folder: encrypting and decrypting it in step with the chat DB's keys.
+        .target(name: "SXChatFiles", dependencies: ["SXCore", "SXCrypto", "SXDatabase"], swiftSettings: strict),
         // Sample data directories for the demo, tests and benchmarks.
         .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia"], swiftSettings: strict),
         .executableTarget(
             name: "sxkit",
             dependencies: [
-                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample", "SXTransfer", "SXDeviceMigration", "SXCare",
+                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample", "SXTransfer", "SXDeviceMigration", "SXCare", "SXChatFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -49,6 +51,7 @@ let package = Package(
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXMediaTests", dependencies: ["SXMedia", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia", "SXSample", "SXTransfer", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXChatFilesTests", dependencies: ["SXChatFiles", "SXCore", "SXCrypto", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXTransferTests", dependencies: ["SXTransfer", "SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXCareTests", dependencies: ["SXCare", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),

@@ -251,54 +251,15 @@ public struct CryptoFileBatch: Sendable {
     func runGroup(_ group: [Job], destination: BatchDestination,
                   transform: @escaping @Sendable (Job, AtomicFileWriter) throws -> Int64) -> [BatchItemResult] {
         let inPlace = destination == .inPlace
-        let flushEach = inPlace || group.count <= 16
-        let progress = self.progress
         if !inPlace {
             // Folders first, once each, rather than a createDirectory call per file.
             for folder in Set(group.map { Path.parent($0.target) }) {
                 try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
         }
-        let staged: [(AtomicFileWriter?, BatchItemResult)] = ParallelWork.map(count: group.count, jobs: jobs) { i in
-            let job = group[i]
-            defer { progress?.itemDone() }
-            do {
-                let writer = try AtomicFileWriter(destination: job.target, mode: inPlace ? job.file.mode : 0o600)
-                do {
-                    let bytes = try transform(job, writer)
-                    try writer.finishWriting(flush: flushEach)
-                    return (writer, BatchItemResult(source: job.file.path, destination: job.target, status: .done, bytes: bytes))
-                } catch {
-                    writer.abort()
-                    throw error
-                }
-            } catch {
-                return (nil, BatchItemResult(source: job.file.path, destination: job.target, status: .failed, bytes: 0, message: "\(error)"))
-            }
-        }
-        var results = staged.map(\.1)
-        if !flushEach, let first = staged.first(where: { $0.0 != nil })?.0 {
-            do { try POSIXFile.syncFileSystem(containing: Path.parent(first.destination)) } catch {
-                for (i, s) in staged.enumerated() where s.0 != nil {
-                    s.0!.abort()
-                    results[i].status = .failed
-                    results[i].message = "\(error)"
-                }
-                return results
-            }
-        }
-        var folders = Set<String>()
-        for (i, s) in staged.enumerated() {
-            guard let writer = s.0, results[i].status == .done else { continue }
-            do {
-                try writer.publish(flushFolder: false)
-                folders.insert(Path.parent(writer.destination))
-            } catch {
-                results[i].status = .failed
-                results[i].message = "\(error)"
-            }
-        }
-        for folder in folders { try? POSIXFile.fsyncDirectory(folder) }
-        return results
+        let staged = StagedWrites.stage(group, jobs: jobs, flushEach: inPlace || group.count <= 16, progress: progress,
+                                        target: { StagedWrites.Target(source: $0.file.path, destination: $0.target, mode: inPlace ? $0.file.mode : 0o600) },
+                                        transform: transform)
+        return StagedWrites.publish(staged)
     }
 }

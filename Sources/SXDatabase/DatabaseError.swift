@@ -37,6 +37,8 @@ public struct DatabaseError: SXError, Equatable {
 
     /// SQLITE_NOTADB: a wrong key, a missing key, or a file that is not a database at all.
     public var isNotADatabase: Bool { code == SQLITE_NOTADB }
+    /// Another connection holds a lock this one needed (after the busy timeout).
+    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 
     /// The symbolic name of the result code ("SQLITE_BUSY"), with the extended code when it adds anything.
     public var codeName: String {

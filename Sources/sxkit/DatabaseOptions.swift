@@ -46,7 +46,11 @@ struct DatabaseSelectionOptions: ParsableArguments {
     /// (every `db` command notices). A command that writes refuses instead: its changes would be
     /// lost when the change is rolled forward.
     func resolveNoticingLeftovers(role: DatabaseRole? = nil, writes: Bool = false, settlesRekey: Bool = false) throws -> DatabaseSet {
-        let set = resolve(role: role)
+        try Self.noticingLeftovers(resolve(role: role), writes: writes, settlesRekey: settlesRekey)
+    }
+
+    /// `set`, after noticing leftovers of an interrupted rekey or archive import (see above).
+    static func noticingLeftovers(_ set: DatabaseSet, writes: Bool, settlesRekey: Bool = false) throws -> DatabaseSet {
         // `db rekey` settles an interrupted rekey itself (and `db recover` is that settling).
         if !settlesRekey, let leftovers = RekeyRecovery.warning(for: set) {
             if writes { throw UsageError("\(leftovers); run `sxkit db recover` first, then run this command again") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SXChatFiles
 import SXCore
 import SXCrypto
 
@@ -20,7 +21,13 @@ struct DestinationOptions: ParsableArguments {
     var inPlace = false
 
     func validate() throws {
-        if (output == nil) == !inPlace { throw ValidationError("give exactly one of -o DIR and --in-place") }
+        if output != nil, inPlace { throw ValidationError("give exactly one of -o DIR and --in-place") }
+    }
+
+    var isGiven: Bool { output != nil || inPlace }
+
+    func requireOne() throws {
+        if !isGiven { throw ValidationError("give exactly one of -o DIR and --in-place") }
     }
 
     var destination: BatchDestination { inPlace ? .inPlace : .folder(output!) }
@@ -35,7 +42,13 @@ struct KeySourceOptions: ParsableArguments {
     var argsFile: String?
 
     func validate() throws {
-        if (manifest == nil) == (argsFile == nil) { throw ValidationError("give exactly one of --manifest and --args-file") }
+        if manifest != nil, argsFile != nil { throw ValidationError("give exactly one of --manifest and --args-file") }
+    }
+
+    var isGiven: Bool { manifest != nil || argsFile != nil }
+
+    func requireOne() throws {
+        if !isGiven { throw ValidationError("give exactly one of --manifest and --args-file") }
     }
 }
 
@@ -49,23 +62,55 @@ extension FilesCommand {
             existing one. Keys reach the manifest's journal on disk before any file is replaced, so a \
             run killed at any instant loses nothing: run the same command again to finish it. \
             Files already listed in the manifest are skipped.
+
+            With no paths (--data-dir DIR, default $SXKIT_DATA_DIR, else the desktop app's), it encrypts \
+            the data directory's files folder instead: every plaintext file the chat database references \
+            is encrypted in place and its key and nonce are recorded in the database, as the app does \
+            with "encrypt local files" on. No manifest: the keys live in the database. Keys are \
+            committed to the database before any file is replaced, and a journal beside the database \
+            lets the next run settle a killed one. Missing files, symlinks and unsafe paths are \
+            reported and never followed. The database must not be open in the app.
             """
         )
 
-        @Argument(help: "Files and folders to encrypt.", completion: .file())
-        var paths: [String]
+        @Argument(help: "Files and folders to encrypt (none: the data directory's files folder).", completion: .file())
+        var paths: [String] = []
 
         @OptionGroup var destination: DestinationOptions
 
         @Option(name: .long, help: "The manifest that receives the keys (created 0600, merged if present).", completion: .file())
-        var manifest: String
+        var manifest: String?
 
+        @OptionGroup var dataDirectory: DataDirectoryOptions
+        @OptionGroup var passphrase: PassphraseOptions
+        @OptionGroup var grouping: DataDirGroupOption
         @OptionGroup var jobs: JobsOption
         @OptionGroup var global: GlobalOptions
 
+        func validate() throws {
+            if paths.isEmpty {
+                if manifest != nil || destination.isGiven {
+                    throw ValidationError("the data directory's files are encrypted in place with their keys in the chat database: give no --manifest, -o or --in-place (or give paths)")
+                }
+            } else {
+                if dataDirectory.dataDir != nil || dataDirectory.filesDir != nil {
+                    throw ValidationError("give either paths or --data-dir/--files-dir, not both")
+                }
+                if manifest == nil { throw ValidationError("--manifest is required when encrypting paths") }
+                try destination.requireOne()
+            }
+        }
+
         func run() throws {
+            if paths.isEmpty {
+                let dir = try DataDirFilesRun.resolve(dataDirectory, writes: true)
+                let key = try passphrase.resolve()
+                return try DataDirFilesRun(label: "encrypt", verb: "encrypted", options: global).run { tracker in
+                    try grouping.apply(ChatFilesWork(directory: dir, jobs: jobs.jobs, progress: tracker)).encrypt(passphrase: key)
+                }
+            }
             try BatchOutput.run(label: "encrypt", verb: "encrypted", options: global) { tracker in
-                try CryptoFileBatch(manifestPath: manifest, jobs: jobs.jobs, progress: tracker).encrypt(paths, to: destination.destination)
+                try CryptoFileBatch(manifestPath: manifest!, jobs: jobs.jobs, progress: tracker).encrypt(paths, to: destination.destination)
             }
         }
     }
@@ -77,23 +122,50 @@ extension FilesCommand {
             The tag is checked before any plaintext reaches its destination: a tampered file fails with \
             "invalid auth tag" and leaves nothing behind. With --in-place the file's entry leaves the \
             manifest once it is decrypted. Decrypted copies under -o are created mode 0600.
+
+            With no paths (--data-dir DIR, default $SXKIT_DATA_DIR, else the desktop app's), it works on \
+            the data directory's files folder, with the keys the chat database holds: -o DIR writes a \
+            decrypted copy of every encrypted file, named after the file's name in the chat (collisions \
+            become "name (2).ext"), and leaves the database unchanged; --in-place decrypts the files \
+            themselves and clears their keys in the database (a killed run is settled by the next one).
             """
         )
 
-        @Argument(help: "Encrypted files and folders.", completion: .file())
-        var paths: [String]
+        @Argument(help: "Encrypted files and folders (none: the data directory's files folder).", completion: .file())
+        var paths: [String] = []
 
         @OptionGroup var keys: KeySourceOptions
 
         @OptionGroup var destination: DestinationOptions
+        @OptionGroup var dataDirectory: DataDirectoryOptions
+        @OptionGroup var passphrase: PassphraseOptions
+        @OptionGroup var grouping: DataDirGroupOption
         @OptionGroup var jobs: JobsOption
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
+            try destination.requireOne()
+            if paths.isEmpty {
+                if keys.isGiven { throw ValidationError("the data directory's keys come from its chat database: give no --manifest or --args-file (or give paths)") }
+                return
+            }
+            if dataDirectory.dataDir != nil || dataDirectory.filesDir != nil {
+                throw ValidationError("give either paths or --data-dir/--files-dir, not both")
+            }
+            try keys.requireOne()
             if keys.argsFile != nil, paths.count != 1 { throw ValidationError("--args-file decrypts exactly one file") }
         }
 
         func run() throws {
+            if paths.isEmpty {
+                let dir = try DataDirFilesRun.resolve(dataDirectory, writes: destination.inPlace)
+                let key = try passphrase.resolve()
+                return try DataDirFilesRun(label: "decrypt", verb: destination.inPlace ? "decrypted" : "exported", options: global).run { tracker in
+                    let work = grouping.apply(ChatFilesWork(directory: dir, jobs: jobs.jobs, progress: tracker))
+                    if let output = destination.output { return try work.export(to: output, passphrase: key) }
+                    return try work.decryptInPlace(passphrase: key)
+                }
+            }
             let args = try keys.argsFile.map { try ArgsFile.load($0) }
             try BatchOutput.run(label: "decrypt", verb: "decrypted", options: global) { tracker in
                 if let args {
@@ -114,6 +186,8 @@ extension FilesCommand {
         var file: String
 
         @OptionGroup var keys: KeySourceOptions
+
+        func validate() throws { try keys.requireOne() }
 
         func run() throws {
             let args = try ArgsFile.resolve(file: file, manifest: keys.manifest, argsFile: keys.argsFile)
@@ -136,6 +210,7 @@ extension FilesCommand {
         @OptionGroup var global: GlobalOptions
 
         func validate() throws {
+            try keys.requireOne()
             if keys.argsFile != nil, paths.count != 1 { throw ValidationError("--args-file verifies exactly one file") }
         }
 

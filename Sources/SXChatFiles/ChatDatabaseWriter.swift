@@ -1,0 +1,83 @@
+import SXCore
+import SXCrypto
+import SXDatabase
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The chat database opened read-write with the app's settings and held exclusively for the whole
+/// run: the app cannot open it meanwhile, and a second sxkit run is refused rather than interleaved.
+final class ChatDatabaseWriter {
+    let path: String
+    let connection: DatabaseConnection
+
+    /// How long to wait for a lock someone else holds before calling the database in use.
+    static let busyTimeoutMilliseconds = 300
+
+    init(path: String, passphrase: SecretBytes) throws {
+        self.path = path
+        guard POSIXFile.linkStatus(path) != nil else { throw FileSystemError("open", path: path, code: ENOENT) }
+        // Asked before SQLite opens the file: closing a probe descriptor later would drop our own locks.
+        if LockProbe.isInUse(path) { throw ChatFilesError.databaseInUse(path: path) }
+        do {
+            let (db, _) = try DatabaseOpener.open(path, passphrase: passphrase, mode: .readWrite) { db in
+                try db.busyTimeout(ms: Self.busyTimeoutMilliseconds)
+                // Every lock taken is kept until the connection closes (a WAL index moves to heap memory).
+                try db.execute("PRAGMA locking_mode = EXCLUSIVE")
+            }
+            try db.execute("BEGIN EXCLUSIVE; COMMIT;")
+            try db.applyChatCoreSettings(newDatabase: false)
+            connection = db
+        } catch let error as DatabaseError where error.isBusy {
+            throw ChatFilesError.databaseInUse(path: path)
+        }
+    }
+
+    /// One change to a row's key columns.
+    struct KeyChange {
+        var fileId: Int64
+        /// The key and nonce to record; nil to clear them.
+        var args: CryptoFileArgs?
+        /// Change the row only when it holds this key now (nil: only when it holds no key).
+        var expected: CryptoFileArgs?
+    }
+
+    /// Applies every change in one transaction; rows that do not hold the expected key are left alone.
+    func apply(_ changes: [KeyChange]) throws {
+        guard !changes.isEmpty else { return }
+        do {
+            try connection.execute("BEGIN IMMEDIATE")
+            do {
+                let setKey = try connection.prepare(
+                    "UPDATE files SET file_crypto_key = ?1, file_crypto_nonce = ?2 WHERE file_id = ?3 AND file_crypto_key IS NULL")
+                let clearKey = try connection.prepare(
+                    "UPDATE files SET file_crypto_key = NULL, file_crypto_nonce = NULL WHERE file_id = ?1 AND file_crypto_key = ?2 AND file_crypto_nonce = ?3")
+                for change in changes {
+                    if let args = change.args {
+                        var key = args.key.copyBytes()
+                        defer { Wipe.array(&key) }
+                        try setKey.bind(key, at: 1)
+                        try setKey.bind(args.nonce, at: 2)
+                        try setKey.bind(change.fileId, at: 3)
+                        _ = try setKey.step()
+                        try setKey.reset()
+                    } else if let expected = change.expected {
+                        var key = expected.key.copyBytes()
+                        defer { Wipe.array(&key) }
+                        try clearKey.bind(change.fileId, at: 1)
+                        try clearKey.bind(key, at: 2)
+                        try clearKey.bind(expected.nonce, at: 3)
+                        _ = try clearKey.step()
+                        try clearKey.reset()
+                    }
+                }
+                try connection.execute("COMMIT")
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        } catch let error as DatabaseError {
+            throw ChatFilesError.databaseWriteFailed(path: path, cause: error.description)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import SXCore
+import SXCrypto
+import SXDatabase
+
+extension ChatFilesWork {
+    /// Decrypts every CryptoFile of the files folder in place and clears its key in the chat DB.
+    public func decryptInPlace(passphrase: SecretBytes) throws -> ChatFilesReport {
+        let folder = try filesFolder()
+        let db = try ChatDatabaseWriter(path: directory.chatDatabase, passphrase: passphrase)
+        var report = ChatFilesReport(operation: "decrypt", filesFolder: folder)
+        (report.recovered, report.recoveryNotes) = try ChatFilesRecovery(journal: journal, folder: folder).settle(db)
+        let (entries, problems) = try FilesFolderEntries.read(db.connection)
+        report.outcomes = problems
+        let work = plan(entries, folder: folder, into: &report.outcomes) { _ in nil }
+        progress?.setTotals(items: work.count, bytes: work.reduce(0) { $0 + $1.fingerprint.size })
+        for group in groups(work) {
+            try journal.write(group.map { FilesJournal.Record(op: .decrypt, fileIds: $0.entry.fileIds, path: $0.entry.path, args: $0.args, size: $0.fingerprint.size) })
+            CrashPoint.reach("files-decrypt.journal-written")
+            let staged = stage(group) { item, writer, progress in
+                try CryptoFile.decrypt(file: item.source, to: writer, args: item.args, progress: progress)
+            }
+            CrashPoint.reach("files-decrypt.staged")
+            let results = publish(staged, group, crashPrefix: "files-decrypt")
+            var cleared: [ChatDatabaseWriter.KeyChange] = []
+            for (item, r) in zip(group, results) where r.status == .done {
+                cleared += item.entry.fileIds.map { .init(fileId: $0, args: nil, expected: item.args) }
+            }
+            // On failure the journal stays: the next run clears the keys of the files already plaintext.
+            try db.apply(cleared)
+            CrashPoint.reach("files-decrypt.db-committed")
+            try journal.clear()
+            CrashPoint.reach("files-decrypt.group-done")
+            report.outcomes += outcomes(group, results)
+        }
+        return report
+    }
+
+    /// Writes a decrypted copy of every CryptoFile into `output`, named after `files.file_name`
+    /// (0600; each tag checked before the copy appears). The chat DB is only read.
+    public func export(to output: String, passphrase: SecretBytes) throws -> ChatFilesReport {
+        let folder = try filesFolder()
+        let snapshot = try ReadOnlySnapshot(of: directory.chatDatabase)
+        defer { snapshot.remove() }
+        let (db, _) = try DatabaseOpener.open(snapshot.databasePath, passphrase: passphrase, mode: snapshot.mode)
+        var report = ChatFilesReport(operation: "export", filesFolder: folder)
+        if journal.exists {
+            report.recoveryNotes.append("an interrupted `files encrypt/decrypt --data-dir` left '\(journal.path)'; run it again to settle it (files of its last group may be reported failed here)")
+        }
+        let (entries, problems) = try FilesFolderEntries.read(db)
+        report.outcomes = problems
+        let target = Path.absolute(output)
+        do {
+            try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ChatFilesError.outputFolderUnusable(path: target, cause: (error as NSError).localizedDescription)
+        }
+        var names = ExportNames(taken: Set((try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []))
+        let work = plan(entries, folder: folder, into: &report.outcomes) { entry in
+            Path.join(target, names.claim(entry.fileName, fileId: entry.fileIds[0]))
+        }
+        progress?.setTotals(items: work.count, bytes: work.reduce(0) { $0 + $1.fingerprint.size })
+        for group in groups(work) {
+            let staged = stage(group) { item, writer, progress in
+                try CryptoFile.decrypt(file: item.source, to: writer, args: item.args, progress: progress)
+            }
+            report.outcomes += outcomes(group, StagedWrites.publish(staged))
+        }
+        return report
+    }
+
+    /// The encrypted entries that are regular files in the folder; the rest become outcomes.
+    private func plan(_ entries: [FilesFolderEntry], folder: String, into outcomes: inout [ChatFileOutcome],
+                      destination: (FilesFolderEntry) -> String?) -> [WorkItem] {
+        var work: [WorkItem] = []
+        for entry in entries {
+            guard let args = entry.args else {
+                outcomes.append(ChatFileOutcome(kind: .alreadyDone, path: entry.path, fileIds: entry.fileIds, message: "not encrypted"))
+                continue
+            }
+            switch FilesFolderEntries.inspect(entry.path, in: folder, entry: entry) {
+            case .failure(let stop):
+                outcomes.append(ChatFileOutcome(kind: stop.kind, path: entry.path, fileIds: entry.fileIds, message: stop.message))
+            case .success(let fingerprint):
+                work.append(WorkItem(entry: entry, fingerprint: fingerprint, args: args, source: Path.join(folder, entry.path),
+                                     destination: destination(entry)))
+            }
+        }
+        return work
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Synchronization
+import SXCore
+import SXCrypto
+import SXDatabase
+
+/// Encrypts and decrypts the files of a data directory's files folder, keeping the chat DB's
+/// `files.file_crypto_key` / `file_crypto_nonce` in step with the disk (FORMATS §2, §6).
+///
+/// The rule both ways: a file is never a CryptoFile on disk while the DB lacks its key. Work goes
+/// in groups; for each group the keys are first written to the journal (fsync'd), then:
+///  - encrypt: temp CryptoFiles (durable) → keys committed to the DB → temps renamed over the
+///    plaintexts → journal removed;
+///  - decrypt in place: temp plaintexts (tag checked, durable) → renamed over the CryptoFiles →
+///    keys cleared in the DB → journal removed.
+/// A kill anywhere leaves the journal, and the next run settles each of its files by whether the
+/// journal key decrypts it (see `ChatFilesRecovery`).
+public struct ChatFilesWork: Sendable {
+    public var directory: DataDirectory
+    public var jobs: Int
+    public var progress: ProgressTracker?
+    /// A group ends at this many files or bytes. Each group costs a journal write, a DB
+    /// transaction and a file-system flush (which on a busy shared disk costs far more than the
+    /// files themselves), so groups are as big as the manifest batch's; the bounds cap the temp
+    /// files alive at once and the work a kill leaves in flight.
+    public var groupFiles = 2048
+    public var groupBytes: Int64 = 512 << 20
+    /// Test seam: runs with a file's path after it was transformed into its temp file and before
+    /// it is checked for changes (tests modify the file here).
+    public var afterTransform: (@Sendable (String) -> Void)?
+
+    /// The `CrashPoint` names on the way, in order (`SXKIT_CRASH_AT` kills the process there).
+    public static let encryptCrashPoints = ["files-encrypt.journal-written", "files-encrypt.staged", "files-encrypt.db-committed",
+                                            "files-encrypt.first-renamed", "files-encrypt.renamed", "files-encrypt.group-done"]
+    public static let decryptCrashPoints = ["files-decrypt.journal-written", "files-decrypt.staged", "files-decrypt.first-renamed",
+                                            "files-decrypt.renamed", "files-decrypt.db-committed", "files-decrypt.group-done"]
+
+    public init(directory: DataDirectory, jobs: Int = ParallelWork.defaultJobs, progress: ProgressTracker? = nil) {
+        self.directory = directory
+        self.jobs = jobs
+        self.progress = progress
+    }
+
+    var journal: FilesJournal { FilesJournal(chatDatabase: directory.chatDatabase) }
+
+    /// The files folder, which must exist.
+    func filesFolder() throws -> String {
+        let folder = directory.filesFolder ?? Path.join(directory.root, "files")
+        guard let st = POSIXFile.linkStatus(folder), (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw ChatFilesError.filesFolderMissing(path: folder)
+        }
+        return folder
+    }
+
+    /// Only settles what an interrupted run left.
+    public func recover(passphrase: SecretBytes) throws -> ChatFilesReport {
+        let folder = try filesFolder()
+        let db = try ChatDatabaseWriter(path: directory.chatDatabase, passphrase: passphrase)
+        let (settled, notes) = try ChatFilesRecovery(journal: journal, folder: folder).settle(db)
+        return ChatFilesReport(operation: "recover", filesFolder: folder, recovered: settled, recoveryNotes: notes)
+    }
+
+    // MARK: encrypt
+
+    /// Encrypts every plaintext file that the chat DB references, recording each key and nonce.
+    public func encrypt(passphrase: SecretBytes) throws -> ChatFilesReport {
+        let folder = try filesFolder()
+        let db = try ChatDatabaseWriter(path: directory.chatDatabase, passphrase: passphrase)
+        var report = ChatFilesReport(operation: "encrypt", filesFolder: folder)
+        (report.recovered, report.recoveryNotes) = try ChatFilesRecovery(journal: journal, folder: folder).settle(db)
+        let (entries, problems) = try FilesFolderEntries.read(db.connection)
+        report.outcomes = problems
+        var work: [WorkItem] = []
+        for entry in entries {
+            if entry.args != nil {
+                report.outcomes.append(ChatFileOutcome(kind: .alreadyDone, path: entry.path, fileIds: entry.fileIds, message: "already encrypted"))
+                continue
+            }
+            switch FilesFolderEntries.inspect(entry.path, in: folder, entry: entry) {
+            case .failure(let stop):
+                report.outcomes.append(ChatFileOutcome(kind: stop.kind, path: entry.path, fileIds: entry.fileIds, message: stop.message))
+            case .success(let fingerprint):
+                work.append(WorkItem(entry: entry, fingerprint: fingerprint, args: .random(), source: Path.join(folder, entry.path)))
+            }
+        }
+        progress?.setTotals(items: work.count, bytes: work.reduce(0) { $0 + $1.fingerprint.size })
+        for group in groups(work) {
+            report.outcomes += try encryptGroup(group, db: db)
+        }
+        return report
+    }
+
+    private func encryptGroup(_ group: [WorkItem], db: ChatDatabaseWriter) throws -> [ChatFileOutcome] {
+        try journal.write(group.map { FilesJournal.Record(op: .encrypt, fileIds: $0.entry.fileIds, path: $0.entry.path, args: $0.args, size: $0.fingerprint.size) })
+        CrashPoint.reach("files-encrypt.journal-written")
+        let staged = stage(group) { item, writer, progress in
+            try CryptoFile.encrypt(file: item.source, to: writer, args: item.args, progress: progress)
+        }
+        CrashPoint.reach("files-encrypt.staged")
+        var keys: [ChatDatabaseWriter.KeyChange] = []
+        for (item, s) in zip(group, staged) where s.writer != nil {
+            keys += item.entry.fileIds.map { .init(fileId: $0, args: item.args, expected: nil) }
+        }
+        do {
+            try db.apply(keys)
+        } catch {
+            // Nothing was replaced: drop the temps and the journal, the DB is as it was.
+            for s in staged { s.writer?.abort() }
+            try journal.clear()
+            throw error
+        }
+        CrashPoint.reach("files-encrypt.db-committed")
+        let results = publish(staged, group, crashPrefix: "files-encrypt")
+        // Keys recorded for files that were not replaced after all (changed at the last moment,
+        // or the rename failed) come out again; until then the journal covers them.
+        var undo: [ChatDatabaseWriter.KeyChange] = []
+        for (i, item) in group.enumerated() where staged[i].writer != nil && results[i].status != .done {
+            undo += item.entry.fileIds.map { .init(fileId: $0, args: nil, expected: item.args) }
+        }
+        try db.apply(undo)
+        try journal.clear()
+        CrashPoint.reach("files-encrypt.group-done")
+        return outcomes(group, results)
+    }
+
+    // MARK: shared machinery
+
+    struct WorkItem: Sendable {
+        var entry: FilesFolderEntry
+        var fingerprint: FileFingerprint
+        var args: CryptoFileArgs
+        var source: String
+        /// Where the result goes: `source` in place, a named copy under -o.
+        var destination: String?
+    }
+
+    /// Transforms each item into a temp file beside its destination; an item whose source changed
+    /// meanwhile (size, inode or mtime) fails as changed and its temp file is discarded.
+    func stage(_ group: [WorkItem], flushEach: Bool? = nil,
+               _ transform: @escaping @Sendable (WorkItem, AtomicFileWriter, ProgressTracker?) throws -> Int64) -> [StagedWrite] {
+        let hook = afterTransform
+        let progress = self.progress
+        return StagedWrites.stage(group, jobs: jobs, flushEach: flushEach ?? (group.count <= 16), progress: progress,
+                                  target: { item in
+                                      StagedWrites.Target(source: item.source, destination: item.destination ?? item.source,
+                                                          mode: item.destination == nil ? item.fingerprint.mode & 0o7777 : 0o600)
+                                  },
+                                  transform: { item, writer in
+                                      let bytes = try transform(item, writer, progress)
+                                      hook?(item.source)
+                                      guard FileFingerprint.of(item.source) == item.fingerprint else {
+                                          throw CryptoFileError.changedWhileReading(path: item.source)
+                                      }
+                                      return bytes
+                                  })
+    }
+
+    /// Renames the staged temps over their sources, checking once more just before each rename
+    /// that the source is still what was read.
+    func publish(_ staged: [StagedWrite], _ group: [WorkItem], crashPrefix: String) -> [BatchItemResult] {
+        let renamed = RenameCount()
+        let results = StagedWrites.publish(staged, beforeEach: { i in
+            guard group[i].destination == nil else { return nil }
+            return FileFingerprint.of(group[i].source) == group[i].fingerprint
+                ? nil : CryptoFileError.changedWhileReading(path: group[i].source).description
+        }, afterEach: { _ in
+            if renamed.value.wrappingAdd(1, ordering: .relaxed).oldValue == 0 { CrashPoint.reach(crashPrefix + ".first-renamed") }
+        })
+        CrashPoint.reach(crashPrefix + ".renamed")
+        return results
+    }
+
+    func outcomes(_ group: [WorkItem], _ results: [BatchItemResult]) -> [ChatFileOutcome] {
+        zip(group, results).map { item, r in
+            switch r.status {
+            case .done:
+                return ChatFileOutcome(kind: .done, path: item.entry.path, fileIds: item.entry.fileIds, destination: item.destination,
+                                       bytes: r.bytes)
+            default:
+                let changed = r.message == CryptoFileError.changedWhileReading(path: item.source).description
+                return ChatFileOutcome(kind: changed ? .changed : .failed, path: item.entry.path, fileIds: item.entry.fileIds,
+                                       destination: item.destination,
+                                       message: changed ? "changed while it was being worked on; left as it was, run the command again" : r.message)
+            }
+        }
+    }
+
+    func groups(_ work: [WorkItem]) -> [[WorkItem]] {
+        var result: [[WorkItem]] = []
+        var current: [WorkItem] = []
+        var bytes: Int64 = 0
+        for item in work {
+            if !current.isEmpty, current.count >= groupFiles || bytes + item.fingerprint.size > groupBytes {
+                result.append(current)
+                current = []
+                bytes = 0
+            }
+            current.append(item)
+            bytes += item.fingerprint.size
+        }
+        if !current.isEmpty { result.append(current) }
+        return result
+    }
+}
+
+/// How many files of a group were renamed so far (renames run on several threads).
+private final class RenameCount: Sendable {
+    let value = Atomic<Int>(0)
+}

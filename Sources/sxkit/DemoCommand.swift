@@ -95,6 +95,8 @@ struct DemoSteps {
         try runImageStep(sample)
         try runFileSteps(sample)
         try runTransferSteps(sample)
+        try runCareSteps(sample, passphrase: DatabaseDemo.newPassphrase)
+        try runMigrateStep(sample, passphrase: DatabaseDemo.newPassphrase)
 
         step("Done")
         say("Everything is in \(root). Remove it with: rm -rf '\(root)'")

@@ -23,6 +23,13 @@ import SXTestSupport
             "budget 261120: every one fits",
             "SHA-256 matches the original: yes",
             "recipient 2: chunk ",
+            "files folder: 11 file(s), 4.32 MiB: 4 encrypted, 6 plaintext, 2 missing, 1 orphan(s)",
+            "encrypted 6 file(s) (2.31 MiB)",
+            "files folder: 11 file(s), 4.32 MiB: 10 encrypted, 0 plaintext, 2 missing, 1 orphan(s)",
+            "would remove orphans   1 file(s), 595.7 KiB",
+            "removed orphans   1 file(s), 595.7 KiB",
+            "files folder: 10 file(s), 3.74 MiB: 10 encrypted, 0 plaintext, 2 missing, 0 orphan(s)",
+            "every table has the same row count: yes; every file has the same SHA-256: yes",
         ] {
             #expect(r.stdout.contains(line), "missing: \(line)")
         }

@@ -24,10 +24,10 @@ struct RelayServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Folder holding the chunks (created 0700).", completion: .directory)
     var store: String
 
-    @Option(name: .long, help: "How long a chunk is kept: N followed by s, m, h or d (default: 48h).")
+    @Option(name: .long, help: "How long a chunk is kept: N followed by s, m, h or d.")
     var expiry: String = "48h"
 
-    @Option(name: .customLong("max-store"), help: "Total size of the chunks held, e.g. 20G (default: 8G).")
+    @Option(name: .customLong("max-store"), help: "Total size of the chunks held, e.g. 20G.")
     var maxStore: String = "8G"
 
     @OptionGroup var global: GlobalOptions

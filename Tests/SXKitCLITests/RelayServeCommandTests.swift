@@ -42,7 +42,10 @@ struct RelayServeCommandTests {
         let path = try folder.write("chunk", bytes)
         let request = ChunkCreateRequest(size: Int64(bytes.count), digest: SHA256Digest.of(bytes),
                                          senderKey: key(1), recipientKeys: [key(2)])
-        try await HTTPChunkRelay.with(url: url) { relay in
+        // Long idle timeout: other suites' synchronous tests may hold this process's cooperative threads
+        // for minutes, and the response is read only when a thread is free.
+        let timeouts = HTTPChunkRelay.Timeouts(connect: .seconds(10), idle: .seconds(1800), request: .seconds(3600))
+        try await HTTPChunkRelay.with(url: url, timeouts: timeouts) { relay in
             #expect(relay.address == url)
             let created = try await relay.create(request)
             try await relay.upload(created.sender, from: path, offset: 0, length: Int64(bytes.count))

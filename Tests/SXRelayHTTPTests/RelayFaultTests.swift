@@ -99,7 +99,7 @@ struct RelayFaultTests {
 
         let folder = try TempFolder()
         let chunk = try TestChunk(folder: folder, name: "chunk", size: 4 * 1024 * 1024, seed: 31)
-        try await HTTPChunkRelay.with(url: "http://127.0.0.1:\(port)") { client in
+        try await HTTPChunkRelay.with(url: "http://127.0.0.1:\(port)", timeouts: RunningRelay.testTimeouts) { client in
             let sender = ChunkReplica(id: String(repeating: "A", count: 32), key: randomKey())
             do {
                 try await client.upload(sender, from: chunk.path, offset: 0, length: chunk.request.size)

@@ -39,8 +39,14 @@ final class RunningRelay: Sendable {
         var iterator = addresses.makeAsyncIterator()
         guard let url = await iterator.next() else { throw CancellationError() }
         return RunningRelay(server: server, url: url, clock: clock, task: task,
-                            client: try HTTPChunkRelay(url: url, timeouts: .init(connect: .seconds(2), idle: .seconds(5), request: .seconds(60))))
+                            client: try HTTPChunkRelay(url: url, timeouts: testTimeouts))
     }
+
+    /// Generous: in a parallel run, synchronous tests of other suites can hold every cooperative
+    /// thread of this process for minutes, and neither the in-process server nor the code reading a
+    /// response (the client stops reading the socket until it does) can run meanwhile. The connect
+    /// timeout stays short: a refused connection is retried by the client until it expires.
+    static let testTimeouts = HTTPChunkRelay.Timeouts(connect: .seconds(3), idle: .seconds(1800), request: .seconds(3600))
 
     private init(server: RelayServer, url: String, clock: TestClock, task: Task<Void, any Error>, client: HTTPChunkRelay) {
         self.server = server
@@ -77,7 +83,7 @@ final class RunningRelay: Sendable {
             request.body = .stream(chunks, length: declaredLength.map { .known($0) } ?? .unknown)
         }
         do {
-            let response = try await http.execute(request, timeout: .seconds(10))
+            let response = try await http.execute(request, timeout: .seconds(300))
             let bytes = try await response.body.collect(upTo: 1 << 20)
             return (Int(response.status.code), String(buffer: bytes))
         }
@@ -121,7 +127,7 @@ func filesBelow(_ folder: String) -> [String] {
 }
 
 /// Polls `condition` until it holds or `seconds` pass.
-func eventually(seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+func eventually(seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if condition() { return true }

@@ -13,6 +13,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Already required by both; named for ByteBuffer (client) and to silence Hummingbird's stdout logger.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
+        // SHA-256 with the CPU's SHA extensions (BoringSSL): the relay hashes every byte it receives,
+        // and libsodium's portable SHA-256 (~250 MB/s a core here) would cap uploads below target.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
     ],
     targets: [
         // System-library shims: a module map and a header each, located through pkg-config.
@@ -34,14 +42,38 @@ let package = Package(
         .target(name: "SXCare", dependencies: ["SXCore", "SXDatabase", "SXArchive"], swiftSettings: strict),
         // A data directory's files folder: encrypting and decrypting it in step with the chat DB's keys.
         .target(name: "SXChatFiles", dependencies: ["SXCore", "SXCrypto", "SXDatabase"], swiftSettings: strict),
+        // The HTTP relay's client (a ChunkRelay on AsyncHTTPClient): all a sender or receiver links.
+        .target(
+            name: "SXRelayHTTP",
+            dependencies: ["SXCore", "SXTransfer", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
+            swiftSettings: strict
+        ),
+        // The HTTP relay's server (Hummingbird): only `sxkit relay serve` and tests link it.
+        .target(
+            name: "SXRelayServer",
+            dependencies: ["SXCore", "SXCrypto", "SXTransfer", .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: strict
+        ),
         // Sample data directories for the demo, tests and benchmarks.
         .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia"], swiftSettings: strict),
         .executableTarget(
             name: "sxkit",
             dependencies: [
-                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample", "SXTransfer", "SXDeviceMigration", "SXCare", "SXChatFiles",
+                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample", "SXTransfer",
+                "SXRelayHTTP", "SXRelayServer", "SXDeviceMigration", "SXCare", "SXChatFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strict
+        ),
+
+        // bench/relay-http's client: times HTTPChunkRelay uploads and downloads (not a product).
+        .executableTarget(
+            name: "RelayBench",
+            dependencies: ["SXCore", "SXTransfer", "SXRelayHTTP", .product(name: "Crypto", package: "swift-crypto")],
+            path: "bench/RelayBench",
             swiftSettings: strict
         ),
 
@@ -50,11 +82,18 @@ let package = Package(
         .testTarget(name: "SXCoreTests", dependencies: ["SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXMediaTests", dependencies: ["SXMedia", "SXTestSupport"], swiftSettings: strict),
-        .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia", "SXSample", "SXTransfer", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia", "SXSample", "SXTestSupport", "SXTransfer", "SXRelayHTTP"], swiftSettings: strict),
         .testTarget(name: "SXChatFilesTests", dependencies: ["SXChatFiles", "SXCore", "SXCrypto", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
-        .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXTransferTests", dependencies: ["SXTransfer", "SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXCareTests", dependencies: ["SXCare", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "SXRelayHTTPTests",
+            dependencies: ["SXRelayHTTP", "SXRelayServer", "SXTransfer", "SXCore", "SXCrypto", "SXTestSupport",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "SXDatabaseTests", dependencies: ["SXDatabase", "SXCore", "SXSample", "SXTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -17,7 +17,7 @@ struct SXKit: ParsableCommand {
         Secrets are never taken from the command line: use --passphrase-file, SXKIT_PASSPHRASE, \
         SXKIT_PASSPHRASE_FILE, or a terminal prompt.
         """,
-        subcommands: [DatabaseCommand.self, ArchiveCommand.self, FilesCommand.self, ImageCommand.self, TransferCommand.self, MigrateCommand.self, StorageCommand.self, CleanCommand.self, DemoCommand.self]
+        subcommands: [DatabaseCommand.self, ArchiveCommand.self, FilesCommand.self, ImageCommand.self, TransferCommand.self, RelayCommand.self, MigrateCommand.self, StorageCommand.self, CleanCommand.self, DemoCommand.self]
     )
 
     @Flag(name: .long, help: "Show sxkit's version and the versions of the libraries it loaded.")
@@ -31,10 +31,15 @@ struct SXKit: ParsableCommand {
 
 @main
 enum Main {
-    static func main() {
+    static func main() async {
         do {
             var command = try SXKit.parseAsRoot()
-            try command.run()
+            // Most commands are synchronous; the few that serve or wait on the network are async.
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch let error as CommandFailure {
             exit(error.status.rawValue)
         } catch let error as any SXError {

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import SXCore
+import SXRelayHTTP
 import SXTransfer
 
 struct TransferCommand: ParsableCommand {
@@ -24,10 +25,7 @@ enum RelayAddress {
     static func isURL(_ address: String) -> Bool { address.hasPrefix("http://") || address.hasPrefix("https://") }
 
     static func open(_ address: String) throws -> any ChunkRelay {
-        if isURL(address) {
-            // HTTP RELAY: the HTTP ChunkRelay client (branch relay-http) is plugged in here after merging.
-            throw UsageError("HTTP relays are not available in this build ('\(address)'); use a folder relay: a path on a mounted disk or share")
-        }
+        if isURL(address) { return try HTTPChunkRelay(url: address) }
         let path = Path.absolute(address)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
@@ -37,9 +35,20 @@ enum RelayAddress {
     }
 
     /// For receive and cancel: the description's relay, or `override` for every replica (the same
-    /// disk is often mounted at another path on the other machine).
+    /// disk is often mounted at another path on the other machine). One relay per address for the
+    /// whole run: an HTTP relay keeps its connection pool across chunks.
     static func resolver(override: String?) -> @Sendable (String) throws -> any ChunkRelay {
-        { address in try open(override ?? address) }
+        let opened = Mutex<[String: any ChunkRelay]>([:])
+        return { address in
+            let key = override ?? address
+            if let relay = opened.withLock({ $0[key] }) { return relay }
+            let relay = try open(key)
+            return opened.withLock { cache in
+                if let existing = cache[key] { return existing }
+                cache[key] = relay
+                return relay
+            }
+        }
     }
 }
 

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import SXCore
+import SXCrypto
+import SXRelayHTTP
+import SXTestSupport
+import SXTransfer
+
+/// `sxkit relay serve` as a user runs it: address line first, chunks through it, SIGTERM stops it.
+struct RelayServeCommandTests {
+    /// Starts the relay with its stdout on a pipe and returns it with the first stdout line.
+    private func startRelay(_ arguments: [String]) throws -> (Process, String, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["relay", "serve"] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        var line = [UInt8]()
+        while true {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte.first == 0x0A { break }
+            line.append(byte.first!)
+        }
+        return (process, String(decoding: line, as: UTF8.self), err)
+    }
+
+    @Test func servesChunksAndStopsCleanlyOnSIGTERM() async throws {
+        let folder = try TempFolder()
+        let store = folder.file("store")
+        let (process, line, err) = try startRelay(["--listen", "127.0.0.1:0", "--store", store])
+        defer { if process.isRunning { process.terminate() } }
+        let prefix = "listening on http://127.0.0.1:"
+        #expect(line.hasPrefix(prefix), "first line: \(line)")
+        let url = String(line.dropFirst("listening on ".count))
+        #expect(Int(line.dropFirst(prefix.count)).map { $0 > 0 } == true)
+        #expect(try POSIXFile.status(store).st_mode & 0o777 == 0o700)
+
+        let bytes = testBytes(1_500_000, seed: 7)
+        let path = try folder.write("chunk", bytes)
+        let request = ChunkCreateRequest(size: Int64(bytes.count), digest: SHA256Digest.of(bytes),
+                                         senderKey: key(1), recipientKeys: [key(2)])
+        // Long idle timeout: other suites' synchronous tests may hold this process's cooperative threads
+        // for minutes, and the response is read only when a thread is free.
+        let timeouts = HTTPChunkRelay.Timeouts(connect: .seconds(10), idle: .seconds(1800), request: .seconds(3600))
+        try await HTTPChunkRelay.with(url: url, timeouts: timeouts) { relay in
+            #expect(relay.address == url)
+            let created = try await relay.create(request)
+            try await relay.upload(created.sender, from: path, offset: 0, length: Int64(bytes.count))
+            try await relay.download(created.recipients[0], to: folder.file("out"))
+            #expect(try folder.read("out") == bytes)
+            await #expect(throws: RelayError.wrongKey(relay: url, id: created.recipients[0].id)) {
+                try await relay.download(ChunkReplica(id: created.recipients[0].id, key: key(3)), to: folder.file("bad"))
+            }
+            try await relay.delete(created.sender)
+        }
+
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr.contains("relay stopped"), "stderr: \(stderr)")
+    }
+
+    @Test func jsonModeAnnouncesTheAddressAsOneLine() async throws {
+        let folder = try TempFolder()
+        let (process, line, _) = try startRelay(["--listen", "127.0.0.1:0", "--store", folder.file("s"), "--json"])
+        defer { if process.isRunning { process.terminate() } }
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+        #expect(object?["event"] == "relayListening")
+        #expect(object?["url"]?.hasPrefix("http://127.0.0.1:") == true)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test func aNonLoopbackAddressIsWarnedAbout() async throws {
+        let folder = try TempFolder()
+        let (process, line, err) = try startRelay(["--listen", "0.0.0.0:0", "--store", folder.file("s")])
+        #expect(line.hasPrefix("listening on http://0.0.0.0:"))
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr.contains("warning: listening on 0.0.0.0, not loopback"), "stderr: \(stderr)")
+    }
+
+    @Test func badOptionsAreUsageErrors() throws {
+        let folder = try TempFolder()
+        for arguments in [["--listen", "localhost", "--store", folder.path],
+                          ["--listen", "127.0.0.1:99999", "--store", folder.path],
+                          ["--listen", "127.0.0.1:0", "--store", folder.path, "--expiry", "2 weeks"],
+                          ["--listen", "127.0.0.1:0", "--store", folder.path, "--max-store", "lots"],
+                          ["--listen", "127.0.0.1:0"]] {
+            let result = try CLI.run(["relay", "serve"] + arguments)
+            #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func aPortInUseIsAClearFailure() throws {
+        let folder = try TempFolder()
+        let (process, line, _) = try startRelay(["--listen", "127.0.0.1:0", "--store", folder.file("a")])
+        defer { process.terminate(); process.waitUntilExit() }
+        let port = line.split(separator: ":").last.map(String.init) ?? ""
+        let result = try CLI.run(["relay", "serve", "--listen", "127.0.0.1:" + port, "--store", folder.file("b")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot listen on 127.0.0.1:\(port)"), "stderr: \(result.stderr)")
+    }
+
+    private func key(_ n: UInt8) -> [UInt8] { [UInt8](repeating: n, count: 32) }
+}

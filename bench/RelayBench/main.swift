@@ -1,0 +1,89 @@
+// The HTTP relay benchmark's client (bench/relay-http): not part of the sxkit product.
+//
+//   RelayBench create   URL FILE CHUNK STATE        reserve chunks for FILE cut in CHUNK-byte pieces
+//   RelayBench upload   URL FILE STATE JOBS         upload them (JOBS at a time) with HTTPChunkRelay
+//   RelayBench download URL STATE OUTDIR JOBS       download each to OUTDIR/NNNN
+//
+// Prints one line: "<operation> <bytes> <seconds>". Digests are computed in `create`, outside the
+// timed upload, as a sender has them from encryption.
+import Crypto
+import Foundation
+import SXCore
+import SXRelayHTTP
+import SXTransfer
+
+struct Piece: Codable {
+    var offset: Int64
+    var length: Int64
+    var senderId: String
+    var senderKey: String
+    var recipientId: String
+    var recipientKey: String
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("RelayBench: \(message)\n".utf8))
+    exit(2)
+}
+
+func key() -> [UInt8] { (0..<32).map { _ in UInt8.random(in: 0...255) } }
+
+func readState(_ path: String) throws -> [Piece] {
+    try JSONDecoder().decode([Piece].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+}
+
+/// Runs `body` for every index, at most `jobs` at a time.
+func forEach(_ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        var next = 0
+        while next < min(jobs, count) { let i = next; group.addTask { try await body(i) }; next += 1 }
+        while try await group.next() != nil, next < count { let i = next; group.addTask { try await body(i) }; next += 1 }
+        try await group.waitForAll()
+    }
+}
+
+let args = CommandLine.arguments
+guard args.count >= 5 else { fail("usage: see the comment at the top of main.swift") }
+let url = args[2]
+let started = Date()
+var bytes: Int64 = 0
+
+try await HTTPChunkRelay.with(url: url) { relay in
+    switch args[1] {
+    case "create":
+        let file = args[3], chunk = Int64(args[4])!, state = args[5]
+        let size = Int64(try POSIXFile.status(file).st_size)
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: file))
+        var pieces: [Piece] = []
+        var offset: Int64 = 0
+        while offset < size {
+            let length = min(chunk, size - offset)
+            let data = try handle.read(upToCount: Int(length)) ?? Data()
+            let request = ChunkCreateRequest(size: length, digest: Array(SHA256.hash(data: data)), senderKey: key(), recipientKeys: [key()])
+            let created = try await relay.create(request)
+            pieces.append(Piece(offset: offset, length: length, senderId: created.sender.id, senderKey: Base64URL.encode(created.sender.key),
+                                recipientId: created.recipients[0].id, recipientKey: Base64URL.encode(created.recipients[0].key)))
+            offset += length
+        }
+        try JSONEncoder().encode(pieces).write(to: URL(fileURLWithPath: state))
+        bytes = size
+    case "upload":
+        let file = args[3], pieces = try readState(args[4]), jobs = Int(args[5])!
+        try await forEach(pieces.count, jobs: jobs) { i in
+            let p = pieces[i]
+            try await relay.upload(ChunkReplica(id: p.senderId, key: Base64URL.decode(p.senderKey)!), from: file, offset: p.offset, length: p.length)
+        }
+        bytes = pieces.reduce(0) { $0 + $1.length }
+    case "download":
+        let pieces = try readState(args[3]), folder = args[4], jobs = Int(args[5])!
+        try await forEach(pieces.count, jobs: jobs) { i in
+            let p = pieces[i]
+            try await relay.download(ChunkReplica(id: p.recipientId, key: Base64URL.decode(p.recipientKey)!),
+                                     to: folder + "/" + String(format: "%05d", i))
+        }
+        bytes = pieces.reduce(0) { $0 + $1.length }
+    default:
+        fail("unknown operation \(args[1])")
+    }
+}
+print(args[1], bytes, String(format: "%.3f", Date().timeIntervalSince(started)))

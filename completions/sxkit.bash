@@ -173,13 +173,13 @@ _sxkit() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    db|archive|files|image|demo|help)
+    db|archive|files|image|transfer|relay|migrate|storage|clean|demo|help)
         # Offer subcommand argument completions
         "_sxkit_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'db archive files image demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'db archive files image transfer relay migrate storage clean demo help' -- "${cur}"))
         ;;
     esac
 }
@@ -576,9 +576,9 @@ _sxkit_files() {
 
 _sxkit_files_encrypt() {
     repeating_flags=()
-    non_repeating_flags=(--in-place --json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--in-place --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(-o --output --manifest -j --jobs)
+    non_repeating_options=(-o --output --manifest --data-dir --files-dir --temp-dir --assets-dir --passphrase-file -j --jobs)
     __sxkit_offer_flags_options -1
 
     # Offer option value completions
@@ -588,6 +588,21 @@ _sxkit_files_encrypt() {
         ;;
     '--manifest')
         __sxkit_add_completions -f
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--passphrase-file')
         return
         ;;
     '-j'|'--jobs')
@@ -606,9 +621,9 @@ _sxkit_files_encrypt() {
 
 _sxkit_files_decrypt() {
     repeating_flags=()
-    non_repeating_flags=(--in-place --json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--in-place --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--manifest --args-file -o --output -j --jobs)
+    non_repeating_options=(--manifest --args-file -o --output --data-dir --files-dir --temp-dir --assets-dir --passphrase-file -j --jobs)
     __sxkit_offer_flags_options -1
 
     # Offer option value completions
@@ -622,6 +637,21 @@ _sxkit_files_decrypt() {
         return
         ;;
     '-o'|'--output')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--passphrase-file')
         return
         ;;
     '-j'|'--jobs')
@@ -751,6 +781,362 @@ _sxkit_image_compress() {
     case "${positional_number}" in
     *)
         __sxkit_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_sxkit_transfer() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __sxkit_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    plan|send|receive|info|cancel)
+        # Offer subcommand argument completions
+        "_sxkit_transfer_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'plan send receive info cancel' -- "${cur}"))
+        ;;
+    esac
+}
+
+_sxkit_transfer_plan() {
+    repeating_flags=()
+    non_repeating_flags=(--force --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __sxkit_offer_flags_options -1
+
+    # Offer positional completions
+    case "${positional_number}" in
+    *)
+        __sxkit_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_sxkit_transfer_send() {
+    repeating_flags=()
+    non_repeating_flags=(--force --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--relay --recipients -o --output --parallel --temp-dir --data-dir)
+    __sxkit_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--relay')
+        return
+        ;;
+    '--recipients')
+        return
+        ;;
+    '-o'|'--output')
+        return
+        ;;
+    '--parallel')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __sxkit_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_sxkit_transfer_receive() {
+    repeating_flags=()
+    non_repeating_flags=(--json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(-o --output --relay --parallel --temp-dir --data-dir)
+    __sxkit_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '-o'|'--output')
+        return
+        ;;
+    '--relay')
+        return
+        ;;
+    '--parallel')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __sxkit_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_sxkit_transfer_info() {
+    repeating_flags=()
+    non_repeating_flags=(--json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __sxkit_offer_flags_options 1
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __sxkit_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_sxkit_transfer_cancel() {
+    repeating_flags=()
+    non_repeating_flags=(--json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--relay)
+    __sxkit_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--relay')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __sxkit_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_sxkit_relay() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __sxkit_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    serve)
+        # Offer subcommand argument completions
+        "_sxkit_relay_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'serve' -- "${cur}"))
+        ;;
+    esac
+}
+
+_sxkit_relay_serve() {
+    repeating_flags=()
+    non_repeating_flags=(--json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--listen --store --expiry --max-store)
+    __sxkit_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--listen')
+        return
+        ;;
+    '--store')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--expiry')
+        return
+        ;;
+    '--max-store')
+        return
+        ;;
+    esac
+}
+
+_sxkit_migrate() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __sxkit_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    send|receive)
+        # Offer subcommand argument completions
+        "_sxkit_migrate_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'send receive' -- "${cur}"))
+        ;;
+    esac
+}
+
+_sxkit_migrate_send() {
+    repeating_flags=()
+    non_repeating_flags=(--fresh --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--relay -o --output --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    __sxkit_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--relay')
+        return
+        ;;
+    '-o'|'--output')
+        return
+        ;;
+    '--parallel')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--passphrase-file')
+        return
+        ;;
+    esac
+}
+
+_sxkit_migrate_receive() {
+    repeating_flags=()
+    non_repeating_flags=(--replace --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--relay --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    __sxkit_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--relay')
+        return
+        ;;
+    '--parallel')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--passphrase-file')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __sxkit_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_sxkit_storage() {
+    repeating_flags=()
+    non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    __sxkit_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--passphrase-file')
+        return
+        ;;
+    esac
+}
+
+_sxkit_clean() {
+    repeating_flags=()
+    non_repeating_flags=(--temp --orphans --leftovers --all-files --everything --dry-run --yes --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--older-than --data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    __sxkit_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--older-than')
+        return
+        ;;
+    '--data-dir')
+        return
+        ;;
+    '--files-dir')
+        return
+        ;;
+    '--temp-dir')
+        return
+        ;;
+    '--assets-dir')
+        return
+        ;;
+    '--passphrase-file')
         return
         ;;
     esac

@@ -13,22 +13,22 @@ extension DemoSteps {
         let data = DataDirectory(root: sample.directory.root, layout: .desktop, environment: ["TMPDIR": Path.join(root, "no-ui-temp")])
         let care = DataDirectoryCare(directory: data, passphrase: passphrase)
 
-        step("22. Where the space goes (sxkit storage)")
+        step("23. Where the space goes (sxkit storage)")
         let before = try care.storageReport()
         sayFiles(before)
 
-        step("23. Encrypt the profile's plaintext files, keys into the chat DB (sxkit files encrypt --data-dir)")
+        step("24. Encrypt the profile's plaintext files, keys into the chat DB (sxkit files encrypt --data-dir)")
         let (encrypted, seconds) = try timed { try ChatFilesWork(directory: data).encrypt(passphrase: passphrase) }
         say("encrypted \(encrypted.count(.done)) file(s) (\(ByteCount.format(encrypted.bytesDone))) in \(String(format: "%.2f", seconds)) s; "
             + "\(encrypted.count(.alreadyDone)) already encrypted, \(encrypted.count(.missing)) referenced but missing, \(encrypted.failures) failed")
         guard encrypted.failures == 0 else { throw DemoFailure("files encrypt --data-dir failed for \(encrypted.failures) file(s)") }
 
-        step("24. The report again: every referenced file present is a CryptoFile now")
+        step("25. The report again: every referenced file present is a CryptoFile now")
         let afterEncrypt = try care.storageReport()
         sayFiles(afterEncrypt)
         guard afterEncrypt.files?.referencedPlaintext?.count == 0 else { throw DemoFailure("plaintext files are left after encrypting") }
 
-        step("25. Clean the temp folder and the orphans: a dry run first (sxkit clean --temp --orphans --dry-run)")
+        step("26. Clean the temp folder and the orphans: a dry run first (sxkit clean --temp --orphans --dry-run)")
         let plan = try care.plan(CleanTargets(temp: true, orphans: true))
         for total in plan.totals {
             say("would remove " + total.category.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
@@ -36,7 +36,7 @@ extension DemoSteps {
         }
         for item in plan.items where item.kind != .directory { say("  " + item.path) }
 
-        step("26. Now for real (sxkit clean --temp --orphans --yes)")
+        step("27. Now for real (sxkit clean --temp --orphans --yes)")
         let cleaned = try care.execute(plan)
         for removed in cleaned.removed {
             say("removed " + removed.category.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
@@ -44,7 +44,7 @@ extension DemoSteps {
         }
         guard cleaned.failures.isEmpty, cleaned.total == plan.total else { throw DemoFailure("clean did not remove what it planned") }
 
-        step("27. The report again: nothing left to reclaim from temp and orphans")
+        step("28. The report again: nothing left to reclaim from temp and orphans")
         let afterClean = try care.storageReport()
         sayFiles(afterClean)
         let left = afterClean.reclaimable.filter { $0.target.hasSuffix("--temp") || $0.target.hasSuffix("--orphans") }

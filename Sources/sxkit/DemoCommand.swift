@@ -95,6 +95,7 @@ struct DemoSteps {
         try runImageStep(sample)
         try runFileSteps(sample)
         try runTransferSteps(sample)
+        try runHTTPRelayStep(sample)
         try runCareSteps(sample, passphrase: DatabaseDemo.newPassphrase)
         try runMigrateStep(sample, passphrase: DatabaseDemo.newPassphrase)
 

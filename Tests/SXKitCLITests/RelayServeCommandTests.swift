@@ -3,6 +3,7 @@ import Testing
 import SXCore
 import SXCrypto
 import SXRelayHTTP
+import SXSample
 import SXTestSupport
 import SXTransfer
 
@@ -62,6 +63,39 @@ struct RelayServeCommandTests {
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(stderr.contains("relay stopped"), "stderr: \(stderr)")
+    }
+
+    /// The commands a user runs, through a relay started with `sxkit relay serve`: a file sent,
+    /// received and compared, cancelled (then "not found"), and a whole profile migrated.
+    @Test func transferAndMigrateThroughTheHTTPRelay() throws {
+        let folder = try TempFolder()
+        let (process, line, _) = try startRelay(["--listen", "127.0.0.1:0", "--store", folder.file("store")])
+        defer { if process.isRunning { process.terminate() } }
+        let url = String(line.dropFirst("listening on ".count))
+        #expect(url.hasPrefix("http://127.0.0.1:"), "first line: \(line)")
+        for sub in ["desc", "inbox", "tmp"] { try FileManager.default.createDirectory(atPath: folder.file(sub), withIntermediateDirectories: true) }
+
+        let source = try folder.write("video.mp4", testBytes(5_500_000, seed: 3))
+        let sent = try CLI.run(["transfer", "send", source, "--relay", url, "--recipients", "2", "-o", folder.file("desc"), "--temp-dir", folder.file("tmp")])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout.contains("to \(url)") && !sent.stdout.contains("--relay <"), "\(sent.stdout)")
+        let got = try CLI.run(["transfer", "receive", folder.file("desc/video.mp4.recipient-1.yaml"), "-o", folder.file("inbox"), "--temp-dir", folder.file("tmp")])
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(try folder.read("inbox/video.mp4") == folder.read("video.mp4"))
+        let cancelled = try CLI.run(["transfer", "cancel", folder.file("desc/video.mp4.sender.yaml")])
+        #expect(cancelled.status == 0, "\(cancelled.stderr)")
+        let gone = try CLI.run(["transfer", "receive", folder.file("desc/video.mp4.recipient-2.yaml"), "-o", folder.file("inbox/again.mp4"), "--temp-dir", folder.file("tmp")])
+        #expect(gone.status == 1 && gone.stderr.contains("the sender cancelled the transfer, it expired, or it was never uploaded"), "\(gone.stderr)")
+
+        let profile = try SampleDataDirectory.create(at: folder.file("profile"), options: .init(photos: 1, documents: 2, chatItems: 50))
+        let pass = try folder.write("pass", Array(ArchiveImportCommandTests.newPassphrase.utf8))
+        let migrated = try CLI.run(["migrate", "send", "--data-dir", profile.directory.root, "--relay", url, "-o", folder.file("desc"), "--passphrase-file", pass])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        let description = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.file("desc")).first { $0.hasPrefix("simplex-chat.") && $0.hasSuffix(".recipient-1.yaml") })
+        let arrived = try CLI.run(["migrate", "receive", folder.file("desc/" + description), "--data-dir", folder.file("moved"), "--passphrase-file", pass])
+        #expect(arrived.status == 0, "\(arrived.stderr)")
+        #expect(try contentHashes(folder.file("moved")) == contentHashes(profile.directory.root))
+        #expect(try rowCounts(folder.file("moved/simplex_v1_chat.db")) == rowCounts(profile.directory.root + "/simplex_v1_chat.db"))
     }
 
     @Test func jsonModeAnnouncesTheAddressAsOneLine() async throws {

@@ -30,7 +30,8 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
 
         .target(name: "SXCore", swiftSettings: strict),
-        .target(name: "SXCrypto", dependencies: ["SXCore", "CSodium"], swiftSettings: strict),
+        // libsodium for the ciphers; swift-crypto (BoringSSL) for SHA-256/512, which uses the CPU's SHA extensions.
+        .target(name: "SXCrypto", dependencies: ["SXCore", "CSodium", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .target(name: "SXDatabase", dependencies: ["SXCore", "CSQLCipher"], swiftSettings: strict),
         .target(name: "SXArchive", dependencies: ["SXCore", "SXDatabase", "CArchive"], swiftSettings: strict),
         .target(name: "SXMedia", dependencies: ["SXCore", "CVips"], swiftSettings: strict),

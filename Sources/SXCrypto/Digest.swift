@@ -1,24 +1,19 @@
-import CSodium
+import Crypto
 
-/// SHA-256, incrementally (chunk ids of transfers, checksums in tests and reports).
+/// SHA-256, incrementally (chunk ids of transfers, checksums in tests and reports). BoringSSL's
+/// (through swift-crypto) rather than libsodium's: it uses the CPU's SHA extensions, about six times
+/// faster here, and every byte of a transfer is hashed at least once.
 public struct SHA256Digest {
-    private var state = crypto_hash_sha256_state()
+    private var state = SHA256()
 
-    public init() {
-        precondition(SodiumRuntime.started)
-        crypto_hash_sha256_init(&state)
-    }
+    public init() {}
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress else { return }
-        crypto_hash_sha256_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+        guard !bytes.isEmpty else { return }
+        state.update(bufferPointer: bytes)
     }
 
-    public mutating func finish() -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 32)
-        crypto_hash_sha256_final(&state, &out)
-        return out
-    }
+    public mutating func finish() -> [UInt8] { Array(state.finalize()) }
 
     public static func of(_ bytes: [UInt8]) -> [UInt8] {
         var d = SHA256Digest()
@@ -27,25 +22,18 @@ public struct SHA256Digest {
     }
 }
 
-/// SHA-512, incrementally (digest of a whole transfer-encrypted file).
+/// SHA-512, incrementally (digest of a whole transfer-encrypted file), also from BoringSSL.
 public struct SHA512Digest {
-    private var state = crypto_hash_sha512_state()
+    private var state = SHA512()
 
-    public init() {
-        precondition(SodiumRuntime.started)
-        crypto_hash_sha512_init(&state)
-    }
+    public init() {}
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress else { return }
-        crypto_hash_sha512_update(&state, base.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
+        guard !bytes.isEmpty else { return }
+        state.update(bufferPointer: bytes)
     }
 
-    public mutating func finish() -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: 64)
-        crypto_hash_sha512_final(&state, &out)
-        return out
-    }
+    public mutating func finish() -> [UInt8] { Array(state.finalize()) }
 
     public static func of(_ bytes: [UInt8]) -> [UInt8] {
         var d = SHA512Digest()

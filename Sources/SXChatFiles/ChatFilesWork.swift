@@ -28,6 +28,9 @@ public struct ChatFilesWork: Sendable {
     /// Test seam: runs with a file's path after it was transformed into its temp file and before
     /// it is checked for changes (tests modify the file here).
     public var afterTransform: (@Sendable (String) -> Void)?
+    /// Takes each outcome as it happens (the CLI prints it then); the report keeps only counts.
+    /// Without it the report keeps every outcome too.
+    public var onOutcome: (@Sendable (ChatFileOutcome) -> Void)?
 
     /// The `CrashPoint` names on the way, in order (`SXKIT_CRASH_AT` kills the process there).
     public static let encryptCrashPoints = ["files-encrypt.journal-written", "files-encrypt.staged", "files-encrypt.db-committed",
@@ -68,25 +71,16 @@ public struct ChatFilesWork: Sendable {
         let db = try ChatDatabaseWriter(path: directory.chatDatabase, passphrase: passphrase)
         var report = ChatFilesReport(operation: "encrypt", filesFolder: folder)
         (report.recovered, report.recoveryNotes) = try ChatFilesRecovery(journal: journal, folder: folder).settle(db)
-        let (entries, problems) = try FilesFolderEntries.read(db.connection)
-        report.outcomes = problems
-        var work: [WorkItem] = []
-        for entry in entries {
+        let pending = try ChatFilesTable.pendingTotals(in: db.connection, encrypted: false)
+        progress?.setTotals(items: pending.rows, bytes: pending.bytes)
+        try run(db.connection, into: &report, plan: { entry in
             if entry.args != nil {
-                report.outcomes.append(ChatFileOutcome(kind: .alreadyDone, path: entry.path, fileIds: entry.fileIds, message: "already encrypted"))
-                continue
+                return .outcome(ChatFileOutcome(kind: .alreadyDone, path: entry.path, fileIds: entry.fileIds, message: "already encrypted"))
             }
-            switch FilesFolderEntries.inspect(entry.path, in: folder, entry: entry) {
-            case .failure(let stop):
-                report.outcomes.append(ChatFileOutcome(kind: stop.kind, path: entry.path, fileIds: entry.fileIds, message: stop.message))
-            case .success(let fingerprint):
-                work.append(WorkItem(entry: entry, fingerprint: fingerprint, args: .random(), source: Path.join(folder, entry.path)))
+            return Self.plan(entry, in: folder) {
+                WorkItem(entry: entry, fingerprint: $0, args: .random(), source: Path.join(folder, entry.path))
             }
-        }
-        progress?.setTotals(items: work.count, bytes: work.reduce(0) { $0 + $1.fingerprint.size })
-        for group in groups(work) {
-            report.outcomes += try encryptGroup(group, db: db)
-        }
+        }, group: { try encryptGroup($0, db: db) })
         return report
     }
 
@@ -124,6 +118,60 @@ public struct ChatFilesWork: Sendable {
     }
 
     // MARK: shared machinery
+
+    /// Walks the DB's files page by page, turns each into a work item or an outcome, and runs the
+    /// work a group at a time as groups fill: at most one group of work items is alive at once, and
+    /// outcomes go to `onOutcome` (or the report) as they happen.
+    func run(_ db: DatabaseConnection, into report: inout ChatFilesReport,
+             plan: (FilesFolderEntry) -> Planned,
+             group runGroup: ([WorkItem]) throws -> [ChatFileOutcome]) throws {
+        var result = report
+        defer { report = result }
+        var pending: [WorkItem] = []
+        var pendingBytes: Int64 = 0
+        let sink = onOutcome
+        func record(_ outcome: ChatFileOutcome) {
+            sink?(outcome)
+            result.add(outcome, keep: sink == nil)
+        }
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            let outcomes = try runGroup(pending)
+            pending.removeAll(keepingCapacity: true)
+            pendingBytes = 0
+            for o in outcomes { record(o) }
+        }
+        try FilesFolderEntries.walk(db) { item in
+            switch item {
+            case .problem(let outcome):
+                record(outcome)
+            case .entry(let entry):
+                switch plan(entry) {
+                case .outcome(let outcome):
+                    record(outcome)
+                case .work(let work):
+                    if !pending.isEmpty, pending.count >= groupFiles || pendingBytes + work.fingerprint.size > groupBytes { try flush() }
+                    pending.append(work)
+                    pendingBytes += work.fingerprint.size
+                }
+            }
+        }
+        try flush()
+    }
+
+    /// What becomes of one entry: work, or an outcome at once.
+    enum Planned {
+        case work(WorkItem)
+        case outcome(ChatFileOutcome)
+    }
+
+    /// Work on the entry's file when it is a regular file in the folder, else the outcome that stops it.
+    static func plan(_ entry: FilesFolderEntry, in folder: String, _ work: (FileFingerprint) -> WorkItem) -> Planned {
+        switch FilesFolderEntries.inspect(entry.path, in: folder, entry: entry) {
+        case .failure(let stop): return .outcome(ChatFileOutcome(kind: stop.kind, path: entry.path, fileIds: entry.fileIds, message: stop.message))
+        case .success(let fingerprint): return .work(work(fingerprint))
+        }
+    }
 
     struct WorkItem: Sendable {
         var entry: FilesFolderEntry
@@ -183,23 +231,6 @@ public struct ChatFilesWork: Sendable {
                                        message: changed ? "changed while it was being worked on; left as it was, run the command again" : r.message)
             }
         }
-    }
-
-    func groups(_ work: [WorkItem]) -> [[WorkItem]] {
-        var result: [[WorkItem]] = []
-        var current: [WorkItem] = []
-        var bytes: Int64 = 0
-        for item in work {
-            if !current.isEmpty, current.count >= groupFiles || bytes + item.fingerprint.size > groupBytes {
-                result.append(current)
-                current = []
-                bytes = 0
-            }
-            current.append(item)
-            bytes += item.fingerprint.size
-        }
-        if !current.isEmpty { result.append(current) }
-        return result
     }
 }
 

@@ -12,13 +12,9 @@ extension ChatFilesWork {
         (report.recovered, report.recoveryNotes) = try ChatFilesRecovery(journal: journal, folder: folder).settle(db)
         let pending = try ChatFilesTable.pendingTotals(in: db.connection, encrypted: true)
         progress?.setTotals(items: pending.rows, bytes: pending.bytes)
-        try run(db.connection, into: &report, plan: { planDecrypt($0, folder: folder) { _ in nil } }, group: { group in
-            try journal.write(group.map { FilesJournal.Record(op: .decrypt, fileIds: $0.entry.fileIds, path: $0.entry.path, args: $0.args, size: $0.fingerprint.size) })
-            CrashPoint.reach("files-decrypt.journal-written")
-            let staged = stage(group) { item, writer, progress in
-                try CryptoFile.decrypt(file: item.source, to: writer, args: item.args, progress: progress)
-            }
-            CrashPoint.reach("files-decrypt.staged")
+        let pipeline = StagedAhead(self, operation: .decrypt, crashPrefix: "files-decrypt", transform: { item, writer, progress in
+            try CryptoFile.decrypt(file: item.source, to: writer, args: item.args, progress: progress)
+        }, finish: { group, staged in
             let results = publish(staged, group, crashPrefix: "files-decrypt")
             var cleared: [ChatDatabaseWriter.KeyChange] = []
             for (item, r) in zip(group, results) where r.status == .done {
@@ -27,10 +23,10 @@ extension ChatFilesWork {
             // On failure the journal stays: the next run clears the keys of the files already plaintext.
             try db.apply(cleared)
             CrashPoint.reach("files-decrypt.db-committed")
-            try journal.clear()
-            CrashPoint.reach("files-decrypt.group-done")
             return outcomes(group, results)
         })
+        try run(db.connection, into: &report, plan: { planDecrypt($0, folder: folder) { _ in nil } },
+                group: { try pipeline.submit($0) }, drain: { try pipeline.drain() })
         return report
     }
 

@@ -25,6 +25,8 @@ public struct ChatFilesWork: Sendable {
     /// files alive at once and the work a kill leaves in flight.
     public var groupFiles = 2048
     public var groupBytes: Int64 = 512 << 20
+    /// Rows of the `files` table read at a time (memory stays flat however big the table is).
+    public var pageRows = FilesFolderEntries.pageRows
     /// Test seam: runs with a file's path after it was transformed into its temp file and before
     /// it is checked for changes (tests modify the file here).
     public var afterTransform: (@Sendable (String) -> Void)?
@@ -33,10 +35,15 @@ public struct ChatFilesWork: Sendable {
     public var onOutcome: (@Sendable (ChatFileOutcome) -> Void)?
 
     /// The `CrashPoint` names on the way, in order (`SXKIT_CRASH_AT` kills the process there).
-    public static let encryptCrashPoints = ["files-encrypt.journal-written", "files-encrypt.staged", "files-encrypt.db-committed",
-                                            "files-encrypt.first-renamed", "files-encrypt.renamed", "files-encrypt.group-done"]
-    public static let decryptCrashPoints = ["files-decrypt.journal-written", "files-decrypt.staged", "files-decrypt.first-renamed",
-                                            "files-decrypt.renamed", "files-decrypt.db-committed", "files-decrypt.group-done"]
+    /// From the second group on, a group is finished while the next one is staged (`StagedAhead`):
+    /// `journal-written-ahead` (journal covers both) comes before the finishing steps and
+    /// `group-done-ahead` after them; `group-done` is the last group, journal cleared.
+    public static let encryptCrashPoints = ["files-encrypt.journal-written", "files-encrypt.staged", "files-encrypt.journal-written-ahead",
+                                            "files-encrypt.db-committed", "files-encrypt.first-renamed", "files-encrypt.renamed",
+                                            "files-encrypt.group-done-ahead", "files-encrypt.group-done"]
+    public static let decryptCrashPoints = ["files-decrypt.journal-written", "files-decrypt.staged", "files-decrypt.journal-written-ahead",
+                                            "files-decrypt.first-renamed", "files-decrypt.renamed", "files-decrypt.db-committed",
+                                            "files-decrypt.group-done-ahead", "files-decrypt.group-done"]
 
     public init(directory: DataDirectory, jobs: Int = ParallelWork.defaultJobs, progress: ProgressTracker? = nil) {
         self.directory = directory
@@ -73,6 +80,16 @@ public struct ChatFilesWork: Sendable {
         (report.recovered, report.recoveryNotes) = try ChatFilesRecovery(journal: journal, folder: folder).settle(db)
         let pending = try ChatFilesTable.pendingTotals(in: db.connection, encrypted: false)
         progress?.setTotals(items: pending.rows, bytes: pending.bytes)
+        let journal = self.journal
+        let pipeline = StagedAhead(self, operation: .encrypt, crashPrefix: "files-encrypt", transform: { item, writer, progress in
+            try CryptoFile.encrypt(file: item.source, to: writer, args: item.args, progress: progress)
+        }, finish: { try finishEncrypt($0, $1, db: db) }, afterFailure: { error in
+            // Keys not committed: nothing of the group was replaced, the journal can go. Any later
+            // failure keeps it (the DB may claim keys for files left plaintext).
+            guard let notCommitted = error as? KeysNotCommitted else { return error }
+            try journal.clear()
+            return notCommitted.cause
+        })
         try run(db.connection, into: &report, plan: { entry in
             if entry.args != nil {
                 return .outcome(ChatFileOutcome(kind: .alreadyDone, path: entry.path, fileIds: entry.fileIds, message: "already encrypted"))
@@ -80,17 +97,13 @@ public struct ChatFilesWork: Sendable {
             return Self.plan(entry, in: folder) {
                 WorkItem(entry: entry, fingerprint: $0, args: .random(), source: Path.join(folder, entry.path))
             }
-        }, group: { try encryptGroup($0, db: db) })
+        }, group: { try pipeline.submit($0) }, drain: { try pipeline.drain() })
         return report
     }
 
-    private func encryptGroup(_ group: [WorkItem], db: ChatDatabaseWriter) throws -> [ChatFileOutcome] {
-        try journal.write(group.map { FilesJournal.Record(op: .encrypt, fileIds: $0.entry.fileIds, path: $0.entry.path, args: $0.args, size: $0.fingerprint.size) })
-        CrashPoint.reach("files-encrypt.journal-written")
-        let staged = stage(group) { item, writer, progress in
-            try CryptoFile.encrypt(file: item.source, to: writer, args: item.args, progress: progress)
-        }
-        CrashPoint.reach("files-encrypt.staged")
+    /// Commits a staged group's keys, renames its temps over the plaintexts, and takes back the keys
+    /// of files that were not replaced after all. The journal (covering the group) stays.
+    private func finishEncrypt(_ group: [WorkItem], _ staged: [StagedWrite], db: ChatDatabaseWriter) throws -> [ChatFileOutcome] {
         var keys: [ChatDatabaseWriter.KeyChange] = []
         for (item, s) in zip(group, staged) where s.writer != nil {
             keys += item.entry.fileIds.map { .init(fileId: $0, args: item.args, expected: nil) }
@@ -98,10 +111,10 @@ public struct ChatFilesWork: Sendable {
         do {
             try db.apply(keys)
         } catch {
-            // Nothing was replaced: drop the temps and the journal, the DB is as it was.
+            // Nothing was replaced: drop the temps, the DB is as it was (the journal goes once
+            // the group staged ahead is dropped too).
             for s in staged { s.writer?.abort() }
-            try journal.clear()
-            throw error
+            throw KeysNotCommitted(cause: error)
         }
         CrashPoint.reach("files-encrypt.db-committed")
         let results = publish(staged, group, crashPrefix: "files-encrypt")
@@ -112,8 +125,6 @@ public struct ChatFilesWork: Sendable {
             undo += item.entry.fileIds.map { .init(fileId: $0, args: nil, expected: item.args) }
         }
         try db.apply(undo)
-        try journal.clear()
-        CrashPoint.reach("files-encrypt.group-done")
         return outcomes(group, results)
     }
 
@@ -124,7 +135,8 @@ public struct ChatFilesWork: Sendable {
     /// outcomes go to `onOutcome` (or the report) as they happen.
     func run(_ db: DatabaseConnection, into report: inout ChatFilesReport,
              plan: (FilesFolderEntry) -> Planned,
-             group runGroup: ([WorkItem]) throws -> [ChatFileOutcome]) throws {
+             group runGroup: ([WorkItem]) throws -> [ChatFileOutcome],
+             drain: () throws -> [ChatFileOutcome] = { [] }) throws {
         var result = report
         defer { report = result }
         var pending: [WorkItem] = []
@@ -141,7 +153,7 @@ public struct ChatFilesWork: Sendable {
             pendingBytes = 0
             for o in outcomes { record(o) }
         }
-        try FilesFolderEntries.walk(db) { item in
+        try FilesFolderEntries.walk(db, pageRows: pageRows) { item in
             switch item {
             case .problem(let outcome):
                 record(outcome)
@@ -157,6 +169,7 @@ public struct ChatFilesWork: Sendable {
             }
         }
         try flush()
+        for o in try drain() { record(o) }
     }
 
     /// What becomes of one entry: work, or an outcome at once.
@@ -232,6 +245,11 @@ public struct ChatFilesWork: Sendable {
             }
         }
     }
+}
+
+/// A group's keys could not be committed: nothing of it was replaced.
+private struct KeysNotCommitted: Error {
+    var cause: Error
 }
 
 /// How many files of a group were renamed so far (renames run on several threads).

@@ -218,16 +218,30 @@ public struct ChatFilesWork: Sendable {
 
     /// Renames the staged temps over their sources, checking once more just before each rename
     /// that the source is still what was read.
+    ///
+    /// In place, each replaced file is first hard-linked to a name beside its temp file, so that
+    /// the rename frees nothing (renames over existing files are serialised in the kernel while it
+    /// frees the old blocks); the links are then removed several at once. They carry the temp
+    /// prefix, so a kill before they are gone leaves them to the next run's recovery, which
+    /// removes the temp files of every journal record (the journal still covers the group). Where
+    /// hard links are not possible the rename simply replaces the file.
     func publish(_ staged: [StagedWrite], _ group: [WorkItem], crashPrefix: String) -> [BatchItemResult] {
         let renamed = RenameCount()
+        let replaced = Mutex<[String]>([])
         let results = StagedWrites.publish(staged, beforeEach: { i in
             guard group[i].destination == nil else { return nil }
-            return FileFingerprint.of(group[i].source) == group[i].fingerprint
-                ? nil : CryptoFileError.changedWhileReading(path: group[i].source).description
+            guard FileFingerprint.of(group[i].source) == group[i].fingerprint else {
+                return CryptoFileError.changedWhileReading(path: group[i].source).description
+            }
+            if let temp = staged[i].writer?.tempPath, link(group[i].source, temp + ".replaced") == 0 {
+                replaced.withLock { $0.append(temp + ".replaced") }
+            }
+            return nil
         }, afterEach: { _ in
             if renamed.value.wrappingAdd(1, ordering: .relaxed).oldValue == 0 { CrashPoint.reach(crashPrefix + ".first-renamed") }
         })
         CrashPoint.reach(crashPrefix + ".renamed")
+        StagedWrites.remove(replaced.withLock { $0 })
         return results
     }
 

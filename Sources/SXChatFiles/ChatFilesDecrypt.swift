@@ -10,17 +10,11 @@ extension ChatFilesWork {
         let db = try ChatDatabaseWriter(path: directory.chatDatabase, passphrase: passphrase)
         var report = ChatFilesReport(operation: "decrypt", filesFolder: folder)
         (report.recovered, report.recoveryNotes) = try ChatFilesRecovery(journal: journal, folder: folder).settle(db)
-        let (entries, problems) = try FilesFolderEntries.read(db.connection)
-        report.outcomes = problems
-        let work = plan(entries, folder: folder, into: &report.outcomes) { _ in nil }
-        progress?.setTotals(items: work.count, bytes: work.reduce(0) { $0 + $1.fingerprint.size })
-        for group in groups(work) {
-            try journal.write(group.map { FilesJournal.Record(op: .decrypt, fileIds: $0.entry.fileIds, path: $0.entry.path, args: $0.args, size: $0.fingerprint.size) })
-            CrashPoint.reach("files-decrypt.journal-written")
-            let staged = stage(group) { item, writer, progress in
-                try CryptoFile.decrypt(file: item.source, to: writer, args: item.args, progress: progress)
-            }
-            CrashPoint.reach("files-decrypt.staged")
+        let pending = try ChatFilesTable.pendingTotals(in: db.connection, encrypted: true)
+        progress?.setTotals(items: pending.rows, bytes: pending.bytes)
+        let pipeline = StagedAhead(self, operation: .decrypt, crashPrefix: "files-decrypt", transform: { item, writer, progress in
+            try CryptoFile.decrypt(file: item.source, to: writer, args: item.args, progress: progress)
+        }, finish: { group, staged in
             let results = publish(staged, group, crashPrefix: "files-decrypt")
             var cleared: [ChatDatabaseWriter.KeyChange] = []
             for (item, r) in zip(group, results) where r.status == .done {
@@ -29,10 +23,10 @@ extension ChatFilesWork {
             // On failure the journal stays: the next run clears the keys of the files already plaintext.
             try db.apply(cleared)
             CrashPoint.reach("files-decrypt.db-committed")
-            try journal.clear()
-            CrashPoint.reach("files-decrypt.group-done")
-            report.outcomes += outcomes(group, results)
-        }
+            return outcomes(group, results)
+        })
+        try run(db.connection, into: &report, plan: { planDecrypt($0, folder: folder) { _ in nil } },
+                group: { try pipeline.submit($0) }, drain: { try pipeline.drain() })
         return report
     }
 
@@ -47,8 +41,6 @@ extension ChatFilesWork {
         if journal.exists {
             report.recoveryNotes.append("an interrupted `files encrypt/decrypt --data-dir` left '\(journal.path)'; run it again to settle it (files of its last group may be reported failed here)")
         }
-        let (entries, problems) = try FilesFolderEntries.read(db)
-        report.outcomes = problems
         let target = Path.absolute(output)
         do {
             try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -56,36 +48,26 @@ extension ChatFilesWork {
             throw ChatFilesError.outputFolderUnusable(path: target, cause: (error as NSError).localizedDescription)
         }
         var names = ExportNames(taken: Set((try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []))
-        let work = plan(entries, folder: folder, into: &report.outcomes) { entry in
-            Path.join(target, names.claim(entry.fileName, fileId: entry.fileIds[0]))
-        }
-        progress?.setTotals(items: work.count, bytes: work.reduce(0) { $0 + $1.fingerprint.size })
-        for group in groups(work) {
+        let pending = try ChatFilesTable.pendingTotals(in: db, encrypted: true)
+        progress?.setTotals(items: pending.rows, bytes: pending.bytes)
+        try run(db, into: &report, plan: { entry in
+            planDecrypt(entry, folder: folder) { entry in Path.join(target, names.claim(entry.fileName, fileId: entry.fileIds[0])) }
+        }, group: { group in
             let staged = stage(group) { item, writer, progress in
                 try CryptoFile.decrypt(file: item.source, to: writer, args: item.args, progress: progress)
             }
-            report.outcomes += outcomes(group, StagedWrites.publish(staged))
-        }
+            return outcomes(group, StagedWrites.publish(staged))
+        })
         return report
     }
 
-    /// The encrypted entries that are regular files in the folder; the rest become outcomes.
-    private func plan(_ entries: [FilesFolderEntry], folder: String, into outcomes: inout [ChatFileOutcome],
-                      destination: (FilesFolderEntry) -> String?) -> [WorkItem] {
-        var work: [WorkItem] = []
-        for entry in entries {
-            guard let args = entry.args else {
-                outcomes.append(ChatFileOutcome(kind: .alreadyDone, path: entry.path, fileIds: entry.fileIds, message: "not encrypted"))
-                continue
-            }
-            switch FilesFolderEntries.inspect(entry.path, in: folder, entry: entry) {
-            case .failure(let stop):
-                outcomes.append(ChatFileOutcome(kind: stop.kind, path: entry.path, fileIds: entry.fileIds, message: stop.message))
-            case .success(let fingerprint):
-                work.append(WorkItem(entry: entry, fingerprint: fingerprint, args: args, source: Path.join(folder, entry.path),
-                                     destination: destination(entry)))
-            }
+    /// Work on an encrypted entry that is a regular file in the folder; any other entry becomes an outcome.
+    private func planDecrypt(_ entry: FilesFolderEntry, folder: String, destination: (FilesFolderEntry) -> String?) -> Planned {
+        guard let args = entry.args else {
+            return .outcome(ChatFileOutcome(kind: .alreadyDone, path: entry.path, fileIds: entry.fileIds, message: "not encrypted"))
         }
-        return work
+        return Self.plan(entry, in: folder) {
+            WorkItem(entry: entry, fingerprint: $0, args: args, source: Path.join(folder, entry.path), destination: destination(entry))
+        }
     }
 }

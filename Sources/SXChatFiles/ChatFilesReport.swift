@@ -46,25 +46,38 @@ public struct ChatFileOutcome: Sendable, Equatable {
     }
 }
 
-/// What a run over the files folder did.
+/// What a run over the files folder did: counts always; the outcomes themselves only when no
+/// `ChatFilesWork.onOutcome` takes them as they happen (100,000 files must not mean 100,000
+/// outcomes held in memory).
 public struct ChatFilesReport: Sendable {
     public var operation: String
     public var filesFolder: String
+    /// Every outcome, in order, when they are kept (see `ChatFilesWork.onOutcome`); else empty.
     public var outcomes: [ChatFileOutcome]
     /// Files of an interrupted earlier run settled before this one started.
     public var recovered: Int
     /// Journal records that could not be settled (their keys stay in the DB).
     public var recoveryNotes: [String]
+    private var counts: [ChatFileOutcome.Kind: Int] = [:]
+    /// Plaintext bytes of the files done.
+    public private(set) var bytesDone: Int64 = 0
 
     public init(operation: String, filesFolder: String, outcomes: [ChatFileOutcome] = [], recovered: Int = 0, recoveryNotes: [String] = []) {
         self.operation = operation
         self.filesFolder = filesFolder
-        self.outcomes = outcomes
+        self.outcomes = []
         self.recovered = recovered
         self.recoveryNotes = recoveryNotes
+        for o in outcomes { add(o, keep: true) }
     }
 
-    public func count(_ kind: ChatFileOutcome.Kind) -> Int { outcomes.reduce(0) { $0 + ($1.kind == kind ? 1 : 0) } }
-    public var failures: Int { outcomes.reduce(0) { $0 + ($1.kind.isFailure ? 1 : 0) } }
-    public var bytesDone: Int64 { outcomes.reduce(0) { $0 + ($1.kind == .done ? $1.bytes : 0) } }
+    /// Counts an outcome, and keeps it when `keep`.
+    public mutating func add(_ outcome: ChatFileOutcome, keep: Bool) {
+        counts[outcome.kind, default: 0] += 1
+        if outcome.kind == .done { bytesDone += outcome.bytes }
+        if keep { outcomes.append(outcome) }
+    }
+
+    public func count(_ kind: ChatFileOutcome.Kind) -> Int { counts[kind] ?? 0 }
+    public var failures: Int { counts.reduce(0) { $0 + ($1.key.isFailure ? $1.value : 0) } }
 }

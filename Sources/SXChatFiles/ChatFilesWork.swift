@@ -25,15 +25,25 @@ public struct ChatFilesWork: Sendable {
     /// files alive at once and the work a kill leaves in flight.
     public var groupFiles = 2048
     public var groupBytes: Int64 = 512 << 20
+    /// Rows of the `files` table read at a time (memory stays flat however big the table is).
+    public var pageRows = FilesFolderEntries.pageRows
     /// Test seam: runs with a file's path after it was transformed into its temp file and before
     /// it is checked for changes (tests modify the file here).
     public var afterTransform: (@Sendable (String) -> Void)?
+    /// Takes each outcome as it happens (the CLI prints it then); the report keeps only counts.
+    /// Without it the report keeps every outcome too.
+    public var onOutcome: (@Sendable (ChatFileOutcome) -> Void)?
 
     /// The `CrashPoint` names on the way, in order (`SXKIT_CRASH_AT` kills the process there).
-    public static let encryptCrashPoints = ["files-encrypt.journal-written", "files-encrypt.staged", "files-encrypt.db-committed",
-                                            "files-encrypt.first-renamed", "files-encrypt.renamed", "files-encrypt.group-done"]
-    public static let decryptCrashPoints = ["files-decrypt.journal-written", "files-decrypt.staged", "files-decrypt.first-renamed",
-                                            "files-decrypt.renamed", "files-decrypt.db-committed", "files-decrypt.group-done"]
+    /// From the second group on, a group is finished while the next one is staged (`StagedAhead`):
+    /// `journal-written-ahead` (journal covers both) comes before the finishing steps and
+    /// `group-done-ahead` after them; `group-done` is the last group, journal cleared.
+    public static let encryptCrashPoints = ["files-encrypt.journal-written", "files-encrypt.staged", "files-encrypt.journal-written-ahead",
+                                            "files-encrypt.db-committed", "files-encrypt.first-renamed", "files-encrypt.renamed",
+                                            "files-encrypt.group-done-ahead", "files-encrypt.group-done"]
+    public static let decryptCrashPoints = ["files-decrypt.journal-written", "files-decrypt.staged", "files-decrypt.journal-written-ahead",
+                                            "files-decrypt.first-renamed", "files-decrypt.renamed", "files-decrypt.db-committed",
+                                            "files-decrypt.group-done-ahead", "files-decrypt.group-done"]
 
     public init(directory: DataDirectory, jobs: Int = ParallelWork.defaultJobs, progress: ProgressTracker? = nil) {
         self.directory = directory
@@ -68,35 +78,32 @@ public struct ChatFilesWork: Sendable {
         let db = try ChatDatabaseWriter(path: directory.chatDatabase, passphrase: passphrase)
         var report = ChatFilesReport(operation: "encrypt", filesFolder: folder)
         (report.recovered, report.recoveryNotes) = try ChatFilesRecovery(journal: journal, folder: folder).settle(db)
-        let (entries, problems) = try FilesFolderEntries.read(db.connection)
-        report.outcomes = problems
-        var work: [WorkItem] = []
-        for entry in entries {
+        let pending = try ChatFilesTable.pendingTotals(in: db.connection, encrypted: false)
+        progress?.setTotals(items: pending.rows, bytes: pending.bytes)
+        let journal = self.journal
+        let pipeline = StagedAhead(self, operation: .encrypt, crashPrefix: "files-encrypt", transform: { item, writer, progress in
+            try CryptoFile.encrypt(file: item.source, to: writer, args: item.args, progress: progress)
+        }, finish: { try finishEncrypt($0, $1, db: db) }, afterFailure: { error in
+            // Keys not committed: nothing of the group was replaced, the journal can go. Any later
+            // failure keeps it (the DB may claim keys for files left plaintext).
+            guard let notCommitted = error as? KeysNotCommitted else { return error }
+            try journal.clear()
+            return notCommitted.cause
+        })
+        try run(db.connection, into: &report, plan: { entry in
             if entry.args != nil {
-                report.outcomes.append(ChatFileOutcome(kind: .alreadyDone, path: entry.path, fileIds: entry.fileIds, message: "already encrypted"))
-                continue
+                return .outcome(ChatFileOutcome(kind: .alreadyDone, path: entry.path, fileIds: entry.fileIds, message: "already encrypted"))
             }
-            switch FilesFolderEntries.inspect(entry.path, in: folder, entry: entry) {
-            case .failure(let stop):
-                report.outcomes.append(ChatFileOutcome(kind: stop.kind, path: entry.path, fileIds: entry.fileIds, message: stop.message))
-            case .success(let fingerprint):
-                work.append(WorkItem(entry: entry, fingerprint: fingerprint, args: .random(), source: Path.join(folder, entry.path)))
+            return Self.plan(entry, in: folder) {
+                WorkItem(entry: entry, fingerprint: $0, args: .random(), source: Path.join(folder, entry.path))
             }
-        }
-        progress?.setTotals(items: work.count, bytes: work.reduce(0) { $0 + $1.fingerprint.size })
-        for group in groups(work) {
-            report.outcomes += try encryptGroup(group, db: db)
-        }
+        }, group: { try pipeline.submit($0) }, drain: { try pipeline.drain() })
         return report
     }
 
-    private func encryptGroup(_ group: [WorkItem], db: ChatDatabaseWriter) throws -> [ChatFileOutcome] {
-        try journal.write(group.map { FilesJournal.Record(op: .encrypt, fileIds: $0.entry.fileIds, path: $0.entry.path, args: $0.args, size: $0.fingerprint.size) })
-        CrashPoint.reach("files-encrypt.journal-written")
-        let staged = stage(group) { item, writer, progress in
-            try CryptoFile.encrypt(file: item.source, to: writer, args: item.args, progress: progress)
-        }
-        CrashPoint.reach("files-encrypt.staged")
+    /// Commits a staged group's keys, renames its temps over the plaintexts, and takes back the keys
+    /// of files that were not replaced after all. The journal (covering the group) stays.
+    private func finishEncrypt(_ group: [WorkItem], _ staged: [StagedWrite], db: ChatDatabaseWriter) throws -> [ChatFileOutcome] {
         var keys: [ChatDatabaseWriter.KeyChange] = []
         for (item, s) in zip(group, staged) where s.writer != nil {
             keys += item.entry.fileIds.map { .init(fileId: $0, args: item.args, expected: nil) }
@@ -104,10 +111,10 @@ public struct ChatFilesWork: Sendable {
         do {
             try db.apply(keys)
         } catch {
-            // Nothing was replaced: drop the temps and the journal, the DB is as it was.
+            // Nothing was replaced: drop the temps, the DB is as it was (the journal goes once
+            // the group staged ahead is dropped too).
             for s in staged { s.writer?.abort() }
-            try journal.clear()
-            throw error
+            throw KeysNotCommitted(cause: error)
         }
         CrashPoint.reach("files-encrypt.db-committed")
         let results = publish(staged, group, crashPrefix: "files-encrypt")
@@ -118,12 +125,66 @@ public struct ChatFilesWork: Sendable {
             undo += item.entry.fileIds.map { .init(fileId: $0, args: nil, expected: item.args) }
         }
         try db.apply(undo)
-        try journal.clear()
-        CrashPoint.reach("files-encrypt.group-done")
         return outcomes(group, results)
     }
 
     // MARK: shared machinery
+
+    /// Walks the DB's files page by page, turns each into a work item or an outcome, and runs the
+    /// work a group at a time as groups fill: at most one group of work items is alive at once, and
+    /// outcomes go to `onOutcome` (or the report) as they happen.
+    func run(_ db: DatabaseConnection, into report: inout ChatFilesReport,
+             plan: (FilesFolderEntry) -> Planned,
+             group runGroup: ([WorkItem]) throws -> [ChatFileOutcome],
+             drain: () throws -> [ChatFileOutcome] = { [] }) throws {
+        var result = report
+        defer { report = result }
+        var pending: [WorkItem] = []
+        var pendingBytes: Int64 = 0
+        let sink = onOutcome
+        func record(_ outcome: ChatFileOutcome) {
+            sink?(outcome)
+            result.add(outcome, keep: sink == nil)
+        }
+        func flush() throws {
+            guard !pending.isEmpty else { return }
+            let outcomes = try runGroup(pending)
+            pending.removeAll(keepingCapacity: true)
+            pendingBytes = 0
+            for o in outcomes { record(o) }
+        }
+        try FilesFolderEntries.walk(db, pageRows: pageRows) { item in
+            switch item {
+            case .problem(let outcome):
+                record(outcome)
+            case .entry(let entry):
+                switch plan(entry) {
+                case .outcome(let outcome):
+                    record(outcome)
+                case .work(let work):
+                    if !pending.isEmpty, pending.count >= groupFiles || pendingBytes + work.fingerprint.size > groupBytes { try flush() }
+                    pending.append(work)
+                    pendingBytes += work.fingerprint.size
+                }
+            }
+        }
+        try flush()
+        for o in try drain() { record(o) }
+    }
+
+    /// What becomes of one entry: work, or an outcome at once.
+    enum Planned {
+        case work(WorkItem)
+        case outcome(ChatFileOutcome)
+    }
+
+    /// Work on the entry's file when it is a regular file in the folder, else the outcome that stops it.
+    static func plan(_ entry: FilesFolderEntry, in folder: String, _ work: (FileFingerprint) -> WorkItem) -> Planned {
+        switch FilesFolderEntries.inspect(entry.path, in: folder, entry: entry) {
+        case .failure(let stop): return .outcome(ChatFileOutcome(kind: stop.kind, path: entry.path, fileIds: entry.fileIds, message: stop.message))
+        case .success(let fingerprint): return .work(work(fingerprint))
+        }
+    }
 
     struct WorkItem: Sendable {
         var entry: FilesFolderEntry
@@ -157,16 +218,30 @@ public struct ChatFilesWork: Sendable {
 
     /// Renames the staged temps over their sources, checking once more just before each rename
     /// that the source is still what was read.
+    ///
+    /// In place, each replaced file is first hard-linked to a name beside its temp file, so that
+    /// the rename frees nothing (renames over existing files are serialised in the kernel while it
+    /// frees the old blocks); the links are then removed several at once. They carry the temp
+    /// prefix, so a kill before they are gone leaves them to the next run's recovery, which
+    /// removes the temp files of every journal record (the journal still covers the group). Where
+    /// hard links are not possible the rename simply replaces the file.
     func publish(_ staged: [StagedWrite], _ group: [WorkItem], crashPrefix: String) -> [BatchItemResult] {
         let renamed = RenameCount()
+        let replaced = Mutex<[String]>([])
         let results = StagedWrites.publish(staged, beforeEach: { i in
             guard group[i].destination == nil else { return nil }
-            return FileFingerprint.of(group[i].source) == group[i].fingerprint
-                ? nil : CryptoFileError.changedWhileReading(path: group[i].source).description
+            guard FileFingerprint.of(group[i].source) == group[i].fingerprint else {
+                return CryptoFileError.changedWhileReading(path: group[i].source).description
+            }
+            if let temp = staged[i].writer?.tempPath, link(group[i].source, temp + ".replaced") == 0 {
+                replaced.withLock { $0.append(temp + ".replaced") }
+            }
+            return nil
         }, afterEach: { _ in
             if renamed.value.wrappingAdd(1, ordering: .relaxed).oldValue == 0 { CrashPoint.reach(crashPrefix + ".first-renamed") }
         })
         CrashPoint.reach(crashPrefix + ".renamed")
+        StagedWrites.remove(replaced.withLock { $0 })
         return results
     }
 
@@ -184,23 +259,11 @@ public struct ChatFilesWork: Sendable {
             }
         }
     }
+}
 
-    func groups(_ work: [WorkItem]) -> [[WorkItem]] {
-        var result: [[WorkItem]] = []
-        var current: [WorkItem] = []
-        var bytes: Int64 = 0
-        for item in work {
-            if !current.isEmpty, current.count >= groupFiles || bytes + item.fingerprint.size > groupBytes {
-                result.append(current)
-                current = []
-                bytes = 0
-            }
-            current.append(item)
-            bytes += item.fingerprint.size
-        }
-        if !current.isEmpty { result.append(current) }
-        return result
-    }
+/// A group's keys could not be committed: nothing of it was replaced.
+private struct KeysNotCommitted: Error {
+    var cause: Error
 }
 
 /// How many files of a group were renamed so far (renames run on several threads).

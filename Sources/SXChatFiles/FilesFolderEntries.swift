@@ -39,47 +39,87 @@ struct FileFingerprint: Sendable, Equatable {
 }
 
 enum FilesFolderEntries {
-    /// Reads the `files` rows and groups them by path. Rows without a path are not files yet.
-    /// Unsafe paths and rows that disagree come back as outcomes, never as entries.
-    static func read(_ db: DatabaseConnection) throws -> (entries: [FilesFolderEntry], problems: [ChatFileOutcome]) {
-        var byPath: [String: Int] = [:]
-        var entries: [FilesFolderEntry] = []
-        // Per entry: some row has no key, some row has a key, two rows hold different (or malformed) keys.
-        var plain: [Bool] = [], keyed: [Bool] = [], clash: [Bool] = []
-        var problems: [ChatFileOutcome] = []
-        try ChatFilesTable.forEach(in: db) { row in
-            guard let stored = row.storedPath, !stored.isEmpty else { return }
-            guard let relative = row.relativePath else {
-                problems.append(ChatFileOutcome(kind: .unsafePath, path: stored, fileIds: [row.fileId],
-                                                message: "file_path is absolute or leaves the files folder; not followed"))
-                return
+    /// Rows read per page: the walk holds one page (and the paths several rows share), never the
+    /// whole table, so memory stays flat however many files the DB names.
+    static let pageRows = 2000
+
+    /// One item of the walk: a file to look at, or a row (or rows) that stop there.
+    enum Item {
+        case entry(FilesFolderEntry)
+        case problem(ChatFileOutcome)
+    }
+
+    /// Walks the `files` rows in `file_id` pages and groups them by path: each path comes once, at
+    /// its first row. Rows without a path are not files yet. Unsafe paths and rows that disagree come
+    /// back as problems, never as entries. `body` may write to the DB between items (the walk keeps
+    /// no statement open across calls; it changes only key columns, which the walk does not use to
+    /// page or group).
+    static func walk(_ db: DatabaseConnection, pageRows: Int = pageRows, _ body: (Item) throws -> Void) throws {
+        let shared = try SharedPaths(db)
+        var handledShared: Set<String> = []
+        var after = Int64.min
+        while true {
+            let page = try ChatFilesTable.page(in: db, after: after, limit: pageRows)
+            guard let last = page.last else { return }
+            after = last.fileId
+            for row in page {
+                guard let stored = row.storedPath, !stored.isEmpty else { continue }
+                guard let relative = row.relativePath else {
+                    try body(.problem(ChatFileOutcome(kind: .unsafePath, path: stored, fileIds: [row.fileId],
+                                                      message: "file_path is absolute or leaves the files folder; not followed")))
+                    continue
+                }
+                if let stored = shared.storedPaths[relative] {
+                    // The first row of a shared path: read all of its rows now, then skip the later ones.
+                    guard handledShared.insert(relative).inserted else { continue }
+                    let rows = try ChatFilesTable.rows(in: db, withPaths: stored).filter { $0.relativePath == relative }
+                    try body(entry(relative, rows))
+                } else {
+                    try body(entry(relative, [row]))
+                }
             }
-            let args = row.isEncrypted ? try? CryptoFileArgs(key: row.cryptoKey!, nonce: row.cryptoNonce!) : nil
-            let i: Int
-            if let known = byPath[relative] {
-                i = known
-                entries[i].fileIds.append(row.fileId)
-                if let a = entries[i].args, let b = args, a != b { clash[i] = true }
-                if entries[i].args == nil { entries[i].args = args }
-            } else {
-                i = entries.count
-                byPath[relative] = i
-                entries.append(FilesFolderEntry(path: relative, fileIds: [row.fileId], fileName: row.fileName, args: args))
-                plain.append(false); keyed.append(false); clash.append(false)
-            }
-            if row.isEncrypted { keyed[i] = true } else { plain[i] = true }
-            if row.isEncrypted, args == nil { clash[i] = true }
         }
-        var kept: [FilesFolderEntry] = []
-        for (i, entry) in entries.enumerated() {
-            if clash[i] || (plain[i] && keyed[i]) {
-                problems.append(ChatFileOutcome(kind: .conflictingRows, path: entry.path, fileIds: entry.fileIds,
-                                                message: "the rows naming this file disagree about its key (or hold a malformed one); left alone"))
-            } else {
-                kept.append(entry)
-            }
+    }
+
+    /// The entry for the rows naming `relative` (in `file_id` order), or the conflict they make.
+    private static func entry(_ relative: String, _ rows: [ChatFileRecord]) -> Item {
+        var plain = false, keyed = false, clash = false
+        var args: CryptoFileArgs?
+        for row in rows {
+            let rowArgs = row.isEncrypted ? try? CryptoFileArgs(key: row.cryptoKey!, nonce: row.cryptoNonce!) : nil
+            if let a = args, let b = rowArgs, a != b { clash = true }
+            if args == nil { args = rowArgs }
+            if row.isEncrypted { keyed = true } else { plain = true }
+            if row.isEncrypted, rowArgs == nil { clash = true }
         }
-        return (kept, problems)
+        let fileIds = rows.map(\.fileId)
+        if clash || (plain && keyed) {
+            return .problem(ChatFileOutcome(kind: .conflictingRows, path: relative, fileIds: fileIds,
+                                            message: "the rows naming this file disagree about its key (or hold a malformed one); left alone"))
+        }
+        return .entry(FilesFolderEntry(path: relative, fileIds: fileIds, fileName: rows.first?.fileName, args: args))
+    }
+
+    /// The relative paths that more than one row may name, each with the stored spellings to ask
+    /// the DB for: paths stored identically in several rows (one SQL pass), and every stored path
+    /// that is not already normalised ("./a", "a//b"), which may meet another spelling of itself.
+    /// Normally a handful; never a copy of the table.
+    struct SharedPaths {
+        var storedPaths: [String: [String]] = [:]
+
+        init(_ db: DatabaseConnection) throws {
+            var spellings: [String: Set<String>] = [:]
+            func add(_ stored: String) {
+                guard let relative = ChatFilesTable.safeRelativePath(stored) else { return }
+                spellings[relative, default: [relative]].insert(stored)
+            }
+            for stored in try ChatFilesTable.sharedStoredPaths(in: db) { add(stored) }
+            try ChatFilesTable.forEachStoredPath(in: db) { stored in
+                guard let stored, !stored.isEmpty, let relative = ChatFilesTable.safeRelativePath(stored), relative != stored else { return }
+                add(stored)
+            }
+            storedPaths = spellings.mapValues { $0.sorted() }
+        }
     }
 
     /// Looks at `relative` inside `folder` without following any symlink on the way. Returns the

@@ -112,6 +112,17 @@ public enum StagedWrites {
     }
 }
 
+extension StagedWrites {
+    /// Removes files several at once, then flushes each folder once. Unlinks in one folder overlap
+    /// in the kernel while it frees the files' blocks (renames over existing files do not: about
+    /// 0.55 ms each one by one or eight at a time, against 0.22 ms per unlink eight at a time, on
+    /// the test machine's ext4 mounted with `discard`).
+    public static func remove(_ paths: [String]) {
+        _ = BlockingWork.map(count: paths.count, threads: renameJobs) { i in unlink(paths[i]) }
+        for folder in Set(paths.map(Path.parent)) { try? POSIXFile.fsyncDirectory(folder) }
+    }
+}
+
 /// Like `ParallelWork.map`, on threads of its own: for calls that block in the kernel rather than
 /// use a core (GCD's concurrentPerform would run no more of them at once than there are cores).
 enum BlockingWork {

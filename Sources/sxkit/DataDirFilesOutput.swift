@@ -18,10 +18,13 @@ struct DataDirFilesRun {
         return dir
     }
 
-    func run(_ work: (ProgressTracker) throws -> ChatFilesReport) throws {
+    /// `work` gets the progress tracker and the sink that prints each outcome as it happens (the
+    /// report then holds only counts: memory stays flat however many files there are).
+    func run(_ work: (ProgressTracker, @escaping @Sendable (ChatFileOutcome) -> Void) throws -> ChatFilesReport) throws {
         let tracker = ProgressTracker(label: label)
         let ticker = options.startProgress(tracker)
-        let result = Result { try timed { try work(tracker) } }
+        let line = self
+        let result = Result { try timed { try work(tracker) { line.render($0) } } }
         ticker?.stop()
         let (report, seconds) = try result.get()
         if options.json { renderJSON(report, seconds: seconds) } else { renderText(report, seconds: seconds) }
@@ -31,21 +34,32 @@ struct DataDirFilesRun {
     /// Outcomes that are not the work itself but worth a line: the user should know.
     private static let reported: Set<ChatFileOutcome.Kind> = [.missing, .unsafePath, .symlink, .notRegular]
 
+    /// The line of one outcome, if it gets one: every outcome under --json; in text, failures (on
+    /// stderr), skips worth knowing (unless --quiet), and each file done under --verbose.
+    func render(_ o: ChatFileOutcome) {
+        let out = ConsoleOutput.standardOutput, err = ConsoleOutput.standardError
+        if options.json {
+            var fields = ["\"type\":\"file\"", "\"path\":\(JSONText.quote(o.path))",
+                          "\"fileIds\":[\(o.fileIds.map(String.init).joined(separator: ","))]",
+                          "\"outcome\":\"\(o.kind.rawValue)\"", "\"bytes\":\(o.bytes)"]
+            if let d = o.destination { fields.append("\"destination\":\(JSONText.quote(d))") }
+            if let m = o.message { fields.append("\"\(o.kind.isFailure ? "error" : "reason")\":\(JSONText.quote(m))") }
+            out.writeLine("{" + fields.joined(separator: ",") + "}")
+        } else if o.kind.isFailure {
+            err.writeLine("failed   \(o.path): \(o.message ?? o.kind.rawValue)")
+        } else if Self.reported.contains(o.kind), !options.quiet {
+            out.writeLine("skipped  \(o.path): \(o.message ?? o.kind.rawValue)")
+        } else if o.kind == .done, options.verbose {
+            out.writeLine("\(verb)  \(o.path)\(o.destination.map { " -> \($0)" } ?? "")  (\(ByteCount.format(o.bytes)))")
+        }
+    }
+
     func renderText(_ report: ChatFilesReport, seconds: Double) {
         let out = ConsoleOutput.standardOutput, err = ConsoleOutput.standardError
         if report.recovered > 0 {
             err.writeLine("sxkit: an earlier run was interrupted; settled the \(report.recovered) file(s) it left in flight (no key lost)")
         }
         for note in report.recoveryNotes { err.writeLine("sxkit: warning: \(note)") }
-        for o in report.outcomes {
-            if o.kind.isFailure {
-                err.writeLine("failed   \(o.path): \(o.message ?? o.kind.rawValue)")
-            } else if Self.reported.contains(o.kind), !options.quiet {
-                out.writeLine("skipped  \(o.path): \(o.message ?? o.kind.rawValue)")
-            } else if o.kind == .done, options.verbose {
-                out.writeLine("\(verb)  \(o.path)\(o.destination.map { " -> \($0)" } ?? "")  (\(ByteCount.format(o.bytes)))")
-            }
-        }
         guard !options.quiet else { return }
         let done = report.count(.done)
         let rate = seconds > 0 ? "  \(ByteCount.format(Int64(Double(report.bytesDone) / seconds)))/s, \(Int(Double(done) / seconds)) files/s" : ""
@@ -61,14 +75,6 @@ struct DataDirFilesRun {
 
     func renderJSON(_ report: ChatFilesReport, seconds: Double) {
         let out = ConsoleOutput.standardOutput
-        for o in report.outcomes {
-            var fields = ["\"type\":\"file\"", "\"path\":\(JSONText.quote(o.path))",
-                          "\"fileIds\":[\(o.fileIds.map(String.init).joined(separator: ","))]",
-                          "\"outcome\":\"\(o.kind.rawValue)\"", "\"bytes\":\(o.bytes)"]
-            if let d = o.destination { fields.append("\"destination\":\(JSONText.quote(d))") }
-            if let m = o.message { fields.append("\"\(o.kind.isFailure ? "error" : "reason")\":\(JSONText.quote(m))") }
-            out.writeLine("{" + fields.joined(separator: ",") + "}")
-        }
         let counts = ChatFileOutcome.Kind.allCases.map { "\"\($0.rawValue)\":\(report.count($0))" }.joined(separator: ",")
         let notes = report.recoveryNotes.map(JSONText.quote).joined(separator: ",")
         out.writeLine("{\"type\":\"summary\",\"operation\":\(JSONText.quote(report.operation)),\"filesFolder\":\(JSONText.quote(report.filesFolder)),"
@@ -87,8 +93,9 @@ struct DataDirGroupOption: ParsableArguments {
         if let groupFiles, groupFiles < 1 { throw ValidationError("--group-files must be at least 1") }
     }
 
-    func apply(_ work: ChatFilesWork) -> ChatFilesWork {
+    func apply(_ work: ChatFilesWork, onOutcome: @escaping @Sendable (ChatFileOutcome) -> Void) -> ChatFilesWork {
         var work = work
+        work.onOutcome = onOutcome
         if let groupFiles { work.groupFiles = groupFiles }
         return work
     }

@@ -105,8 +105,8 @@ extension FilesCommand {
             if paths.isEmpty {
                 let dir = try DataDirFilesRun.resolve(dataDirectory, writes: true)
                 let key = try passphrase.resolve()
-                return try DataDirFilesRun(label: "encrypt", verb: "encrypted", options: global).run { tracker in
-                    try grouping.apply(ChatFilesWork(directory: dir, jobs: jobs.jobs, progress: tracker)).encrypt(passphrase: key)
+                return try DataDirFilesRun(label: "encrypt", verb: "encrypted", options: global).run { tracker, sink in
+                    try grouping.apply(ChatFilesWork(directory: dir, jobs: jobs.jobs, progress: tracker), onOutcome: sink).encrypt(passphrase: key)
                 }
             }
             try BatchOutput.run(label: "encrypt", verb: "encrypted", options: global) { tracker in
@@ -160,8 +160,8 @@ extension FilesCommand {
             if paths.isEmpty {
                 let dir = try DataDirFilesRun.resolve(dataDirectory, writes: destination.inPlace)
                 let key = try passphrase.resolve()
-                return try DataDirFilesRun(label: "decrypt", verb: destination.inPlace ? "decrypted" : "exported", options: global).run { tracker in
-                    let work = grouping.apply(ChatFilesWork(directory: dir, jobs: jobs.jobs, progress: tracker))
+                return try DataDirFilesRun(label: "decrypt", verb: destination.inPlace ? "decrypted" : "exported", options: global).run { tracker, sink in
+                    let work = grouping.apply(ChatFilesWork(directory: dir, jobs: jobs.jobs, progress: tracker), onOutcome: sink)
                     if let output = destination.output { return try work.export(to: output, passphrase: key) }
                     return try work.decryptInPlace(passphrase: key)
                 }

@@ -59,3 +59,51 @@ import SXTestSupport
         #expect(again.count(.done) == 1 && again.failures == 0)
     }
 }
+
+/// The files table is read page by page and outcomes are streamed: a path named by several rows
+/// (on different pages, spelled differently) is still one file with one key.
+@Suite struct ChatFilesPagingTests {
+    static let passphrase = SampleDataDirectory.defaultPassphrase
+
+    @Test func rowsSharingAFileAcrossPagesGetOneKeyAndOutcomesStream() throws {
+        let temp = try TempFolder()
+        let sample = try SampleDataDirectory.create(at: temp.file("data"), options: .init(photos: 3, documents: 4, chatItems: 20))
+        let shared = try #require(sample.files.first { !$0.encrypted && $0.referenced }).name
+        do {
+            let (db, _) = try DatabaseOpener.open(sample.directory.chatDatabase, passphrase: Self.passphrase, mode: .readWrite)
+            // Later rows (far beyond the first pages) naming the same file: same spelling, and "./" + spelling.
+            try db.execute("""
+                INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, user_id)
+                  SELECT contact_id, 'copy', file_path, file_size, chunk_size, user_id FROM files WHERE file_path = '\(shared)';
+                INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, user_id)
+                  SELECT contact_id, 'dot copy', './' || file_path, file_size, chunk_size, user_id FROM files WHERE file_path = '\(shared)' LIMIT 1;
+                """)
+        }
+        let streamed = Mutex<[ChatFileOutcome]>([])
+        var work = ChatFilesWork(directory: sample.directory, jobs: 2)
+        work.pageRows = 2
+        work.groupFiles = 2
+        work.onOutcome = { o in streamed.withLock { $0.append(o) } }
+        let report = try work.encrypt(passphrase: Self.passphrase)
+        let outcomes = streamed.withLock { $0 }
+        #expect(report.outcomes.isEmpty, "streamed outcomes are not kept")
+        #expect(outcomes.filter { $0.path == shared }.count == 1)
+        #expect(outcomes.first { $0.path == shared }?.fileIds.count == 3)
+        #expect(report.count(.done) == outcomes.filter { $0.kind == .done }.count && report.count(.done) > 2)
+        #expect(report.bytesDone == outcomes.filter { $0.kind == .done }.reduce(0) { $0 + $1.bytes })
+        #expect(report.failures == 0)
+        let (db, _) = try DatabaseOpener.open(sample.directory.chatDatabase, passphrase: Self.passphrase, mode: .readOnly)
+        var rows: [ChatFileRecord] = []
+        try ChatFilesTable.forEach(in: db) { if $0.relativePath == shared { rows.append($0) } }
+        #expect(rows.count == 3)
+        #expect(rows.allSatisfy(\.isEncrypted) && Set(rows.map { $0.cryptoKey! }).count == 1 && Set(rows.map { $0.cryptoNonce! }).count == 1)
+        let args = try CryptoFileArgs(key: rows[0].cryptoKey!, nonce: rows[0].cryptoNonce!)
+        _ = try CryptoFile.verify(file: Path.join(sample.directory.filesFolder!, shared), args: args)
+        // Every plaintext file got its key, page after page.
+        var plain = 0
+        try ChatFilesTable.forEach(in: db) { row in
+            if !row.isEncrypted, let p = row.relativePath, FileManager.default.fileExists(atPath: Path.join(sample.directory.filesFolder!, p)) { plain += 1 }
+        }
+        #expect(plain == 0)
+    }
+}

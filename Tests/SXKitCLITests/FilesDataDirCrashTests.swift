@@ -12,10 +12,14 @@ struct FilesDataDirCrashTests {
     static let bulkFiles = 560
     static let grouping = ["--group-files", "300"]
 
-    static let encryptPoints = ["files-encrypt.journal-written", "files-encrypt.staged", "files-encrypt.db-committed",
-                                "files-encrypt.first-renamed", "files-encrypt.renamed", "files-encrypt.group-done"]
-    static let decryptPoints = ["files-decrypt.journal-written", "files-decrypt.staged", "files-decrypt.first-renamed",
-                                "files-decrypt.renamed", "files-decrypt.db-committed", "files-decrypt.group-done"]
+    /// Every point, in order (as `ChatFilesWork.encryptCrashPoints` / `decryptCrashPoints`); `*-ahead` are reached only from the second group on (finishing a
+    /// group while the next one is staged), which `bulkFiles` and `grouping` provide.
+    static let encryptPoints = ["files-encrypt.journal-written", "files-encrypt.staged", "files-encrypt.journal-written-ahead",
+                                "files-encrypt.db-committed", "files-encrypt.first-renamed", "files-encrypt.renamed",
+                                "files-encrypt.group-done-ahead", "files-encrypt.group-done"]
+    static let decryptPoints = ["files-decrypt.journal-written", "files-decrypt.staged", "files-decrypt.journal-written-ahead",
+                                "files-decrypt.first-renamed", "files-decrypt.renamed", "files-decrypt.db-committed",
+                                "files-decrypt.group-done-ahead", "files-decrypt.group-done"]
 
     /// A kill may leave the DB claiming a key for a file still plaintext (the journal settles it);
     /// it may never leave a CryptoFile whose key is not in the DB.

@@ -41,21 +41,71 @@ public struct ChatFileRecord: Sendable, Equatable {
 public enum ChatFilesTable {
     /// Calls `body` for each row, in `file_id` order.
     public static func forEach(in db: DatabaseConnection, _ body: (ChatFileRecord) throws -> Void) throws {
+        let statement = try db.prepare(try selectSQL(db) + " ORDER BY file_id")
+        while try statement.step() { try body(record(statement)) }
+    }
+
+    /// At most `limit` rows with `file_id` above `fileId`, in `file_id` order: one page of a walk
+    /// over the table that holds no statement open between pages (the caller writes in between).
+    public static func page(in db: DatabaseConnection, after fileId: Int64, limit: Int) throws -> [ChatFileRecord] {
+        let statement = try db.prepare(try selectSQL(db) + " WHERE file_id > ?1 ORDER BY file_id LIMIT ?2")
+        try statement.bind(fileId, at: 1)
+        try statement.bind(limit, at: 2)
+        var rows: [ChatFileRecord] = []
+        while try statement.step() { rows.append(record(statement)) }
+        return rows
+    }
+
+    /// The rows whose `file_path` is exactly one of `paths`, in `file_id` order.
+    public static func rows(in db: DatabaseConnection, withPaths paths: [String]) throws -> [ChatFileRecord] {
+        guard !paths.isEmpty else { return [] }
+        let marks = (1...paths.count).map { "?\($0)" }.joined(separator: ",")
+        let statement = try db.prepare(try selectSQL(db) + " WHERE file_path IN (\(marks)) ORDER BY file_id")
+        for (i, path) in paths.enumerated() { try statement.bind(path, at: Int32(i + 1)) }
+        var rows: [ChatFileRecord] = []
+        while try statement.step() { rows.append(record(statement)) }
+        return rows
+    }
+
+    /// Calls `body` with each `file_path` as stored (nil and empty included), row by row.
+    public static func forEachStoredPath(in db: DatabaseConnection, _ body: (String?) throws -> Void) throws {
+        let statement = try db.prepare("SELECT file_path FROM files")
+        while try statement.step() { try body(statement.text(0)) }
+    }
+
+    /// Every `file_path` that more than one row holds, exactly as stored.
+    public static func sharedStoredPaths(in db: DatabaseConnection) throws -> [String] {
+        try db.rows("SELECT file_path FROM files WHERE file_path IS NOT NULL GROUP BY file_path HAVING count(*) > 1")
+            .compactMap { $0.first?.textValue }
+    }
+
+    /// Rows with a path and with (`encrypted`) or without a key, and their `file_size` sum: the
+    /// expected work, for progress (files missing from the folder are counted too).
+    public static func pendingTotals(in db: DatabaseConnection, encrypted: Bool) throws -> (rows: Int, bytes: Int64) {
         let columns = Set(try db.rows("PRAGMA table_info(files)").compactMap { $0.count > 1 ? $0[1].textValue : nil })
         let hasCrypto = columns.contains("file_crypto_key") && columns.contains("file_crypto_nonce")
-        let sql = "SELECT file_id, file_name, file_path, file_size, "
+        let keyTest = hasCrypto ? (encrypted ? "file_crypto_key IS NOT NULL" : "file_crypto_key IS NULL") : (encrypted ? "0" : "1")
+        let statement = try db.prepare("SELECT count(*), total(coalesce(file_size, 0)) FROM files WHERE file_path IS NOT NULL AND file_path != '' AND \(keyTest)")
+        guard try statement.step() else { return (0, 0) }
+        return (Int(statement.int64(0)), Int64(statement.double(1)))
+    }
+
+    private static func selectSQL(_ db: DatabaseConnection) throws -> String {
+        let columns = Set(try db.rows("PRAGMA table_info(files)").compactMap { $0.count > 1 ? $0[1].textValue : nil })
+        let hasCrypto = columns.contains("file_crypto_key") && columns.contains("file_crypto_nonce")
+        return "SELECT file_id, file_name, file_path, file_size, "
             + (hasCrypto ? "file_crypto_key, file_crypto_nonce" : "NULL, NULL")
-            + " FROM files ORDER BY file_id"
-        let statement = try db.prepare(sql)
-        while try statement.step() {
-            try body(ChatFileRecord(
-                fileId: statement.int64(0),
-                fileName: statement.text(1),
-                storedPath: statement.text(2),
-                fileSize: statement.isNull(3) ? nil : statement.int64(3),
-                cryptoKey: statement.isNull(4) ? nil : statement.blob(4),
-                cryptoNonce: statement.isNull(5) ? nil : statement.blob(5)))
-        }
+            + " FROM files"
+    }
+
+    private static func record(_ statement: Statement) -> ChatFileRecord {
+        ChatFileRecord(
+            fileId: statement.int64(0),
+            fileName: statement.text(1),
+            storedPath: statement.text(2),
+            fileSize: statement.isNull(3) ? nil : statement.int64(3),
+            cryptoKey: statement.isNull(4) ? nil : statement.blob(4),
+            cryptoNonce: statement.isNull(5) ? nil : statement.blob(5))
     }
 
     /// The normalised relative path, or nil when it is empty, absolute or leaves the folder.

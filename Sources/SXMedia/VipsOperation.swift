@@ -32,7 +32,13 @@ public struct VipsError: SXError, Equatable {
     static func fromLibvips(_ operation: String, subject: String? = nil, fallback: String = "unknown libvips error") -> VipsError {
         let lines = VipsErrorLog.claim(subject: subject)
         // One line per libvips message; joined so the description stays a single line.
-        return VipsError(operation: operation, message: lines.isEmpty ? fallback : lines.joined(separator: "; "))
+        let text = lines.isEmpty ? fallback : lines.joined(separator: "; ")
+        // libvips itself clears the shared buffer in places (format sniffing on another thread), so
+        // the line naming the file can be gone by the time it is read: the file is named here then.
+        guard let subject, !lines.contains(where: { $0.contains(subject) }) else {
+            return VipsError(operation: operation, message: text)
+        }
+        return VipsError(operation: operation, message: "\"\(subject)\": \(text)")
     }
 }
 

@@ -59,3 +59,28 @@ struct FileRangeBytes: AsyncSequence, Sendable {
         }
     }
 }
+
+/// A chunk already in memory, as ByteBuffers of up to `bufferSize`, copied one at a time as the
+/// connection takes them: one 4 MiB copy per upload would land in the heap arena of whichever
+/// event-loop thread frees it, and a few such arenas hold far more memory than the chunks in flight.
+struct MemoryBytes: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    let bytes: [UInt8]
+    let bufferSize: Int
+
+    func makeAsyncIterator() -> Iterator { Iterator(bytes: bytes, bufferSize: bufferSize) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let bytes: [UInt8]
+        let bufferSize: Int
+        var position = 0
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard position < bytes.count else { return nil }
+            let end = Swift.min(bytes.count, position + bufferSize)
+            defer { position = end }
+            return ByteBuffer(bytes: bytes[position..<end])
+        }
+    }
+}

@@ -122,6 +122,17 @@ public final class HTTPChunkRelay: ChunkRelay {
         }
     }
 
+    public func upload(_ sender: ChunkReplica, bytes: [UInt8]) async throws {
+        guard !bytes.isEmpty else { throw RelayError.sizeRejected(relay: address, id: sender.id, size: 0, limit: HTTPRelayWire.largestChunk) }
+        var http = try request(for: sender, method: .PUT)
+        http.headers.add(name: "Content-Type", value: "application/octet-stream")
+        http.body = .stream(MemoryBytes(bytes: bytes, bufferSize: Self.bufferSize), length: .known(Int64(bytes.count)))
+        let answer = try await exchange(http, id: sender.id, size: Int64(bytes.count))
+        guard answer.status == 200 || answer.status == 204 else {
+            throw RelayError.protocolError(relay: address, reason: "unexpected answer to an upload (HTTP \(answer.status))")
+        }
+    }
+
     public func download(_ recipient: ChunkReplica, to destination: String) async throws {
         let http = try request(for: recipient, method: .GET)
         let response: HTTPClientResponse

@@ -12,7 +12,7 @@ import SXTransfer
 /// Each check throws `RelayConformance.Failure` naming what went wrong.
 public struct RelayConformance: Sendable {
     public enum Check: String, CaseIterable, Sendable {
-        case roundTrip, everyRecipientDownloads, wrongRecipientKey, wrongSenderKey, notFoundAfterDelete, deleteIsIdempotent,
+        case roundTrip, roundTripFromMemory, everyRecipientDownloads, wrongRecipientKey, wrongSenderKey, notFoundAfterDelete, deleteIsIdempotent,
              reuploadIsIdempotent, sizeMismatchRefused, digestMismatchRefused, notDownloadableBeforeUpload, unknownIdNotFound,
              oversizedRefused, expired
     }
@@ -66,6 +66,16 @@ public struct RelayConformance: Sendable {
             guard created.recipients.count == 2, created.sender.id != created.recipients[0].id else { throw fail("create returned \(created)") }
             try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
             try await relay.download(created.recipients[0], to: out)
+            guard try Self.read(out) == bytes else { throw fail("downloaded bytes differ") }
+        case .roundTripFromMemory:
+            // What a send does: the chunk straight from memory; a wrong size or wrong bytes are refused.
+            let created = try await relay.create(request)
+            try await expect(.sizeRejected(relay: "", id: "", size: 0, limit: 0)) { try await relay.upload(created.sender, bytes: Array(bytes.dropLast())) }
+            var flipped = bytes
+            flipped[100] ^= 1
+            try await expect(.digestMismatch(relay: "", id: "")) { try await relay.upload(created.sender, bytes: flipped) }
+            try await relay.upload(created.sender, bytes: bytes)
+            try await relay.download(created.recipients[1], to: out)
             guard try Self.read(out) == bytes else { throw fail("downloaded bytes differ") }
         case .everyRecipientDownloads:
             let created = try await relay.create(request)

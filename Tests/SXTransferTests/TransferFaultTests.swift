@@ -84,6 +84,26 @@ struct TransferFaultTests {
         #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
     }
 
+    @Test("a file rewritten between an interrupted send and its rerun (same size and time) is refused, then sent afresh")
+    func sourceChangedBeforeResume() async throws {
+        let f = try TransferFixture()
+        let flaky = FaultyRelay(FolderRelay(root: f.relayRoot), failAfter: (.upload, 1))
+        await #expect(throws: RelayError.self) { try await f.sender(flaky).send(file: f.source) }
+        // Same size, same modification time, other bytes in the second chunk: only the digests tell.
+        let before = try POSIXFile.status(f.source)
+        var changed = f.content
+        changed[300_000] ^= 0xFF
+        try Data(changed).write(to: URL(fileURLWithPath: f.source))
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, f.source, &times, 0) == 0)
+        await #expect(throws: CryptoFileError.changedWhileReading(path: f.source)) { try await f.sender(FolderRelay(root: f.relayRoot)).send(file: f.source) }
+        // The refused run dropped its state: the next one starts over with a new key and sends it all.
+        let fresh = try await f.sender(FolderRelay(root: f.relayRoot)).send(file: f.source)
+        #expect(fresh.chunksUploaded == fresh.chunks)
+        let got = try await f.receiver(FolderRelay(root: f.relayRoot)).receive(try FileDescription.load(fresh.recipientDescriptions[0]), path: "d")
+        #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == changed)
+    }
+
     @Test("the relay folder disappears in the middle of a send; back again, the rerun completes")
     func folderVanishesDuringSend() async throws {
         let f = try TransferFixture()

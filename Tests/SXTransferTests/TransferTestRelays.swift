@@ -44,6 +44,11 @@ final class FaultyRelay: ChunkRelay {
         try await inner.upload(sender, from: file, offset: offset, length: length)
     }
 
+    func upload(_ sender: ChunkReplica, bytes: [UInt8]) async throws {
+        try begin(.upload)
+        try await inner.upload(sender, bytes: bytes)
+    }
+
     func download(_ recipient: ChunkReplica, to destination: String) async throws {
         try begin(.download)
         try await inner.download(recipient, to: destination)

@@ -1,3 +1,4 @@
+import Dispatch
 import SXCore
 import SXCrypto
 
@@ -25,7 +26,7 @@ public enum TransferEncryption {
         do {
             let size = try TransferFileCrypto.encrypt(file: input, header: header, encryptedSize: plan.encryptedSize, args: args, sink: {
                 try writer.write($0)
-                digests.update($0)
+                try digests.update($0)
             }, progress: progress)
             // The file may have changed size between the plan and the read.
             guard size == Int64(st.st_size), writer.bytesWritten == plan.encryptedSize else {
@@ -40,39 +41,88 @@ public enum TransferEncryption {
             throw error
         }
     }
+
+    /// Encrypts `input` and hands each chunk of the plan, complete and in order, to `onChunk` with its
+    /// SHA-256, without writing the encrypted file anywhere: the send uploads straight from these
+    /// buffers. `onChunk` runs on the encryption's writer thread and may block (to bound the chunks in
+    /// flight) or throw (to stop). The same file, header and args always give the same bytes, so a
+    /// resumed send re-encrypts instead of keeping an encrypted copy on disk.
+    public static func stream(file input: String, header: TransferFileHeader, args: CryptoFileArgs, progress: ProgressTracker? = nil,
+                              onChunk: @escaping (_ index: Int, _ bytes: [UInt8], _ digest: [UInt8]) throws -> Void) throws -> Result {
+        let st = try POSIXFile.status(input)
+        let plan = ChunkPlan(contentSize: Int64(st.st_size), header: header)
+        let digests = ChunkDigester(plan: plan, onChunk: onChunk)
+        let size = try TransferFileCrypto.encrypt(file: input, header: header, encryptedSize: plan.encryptedSize, args: args,
+                                                  sink: { try digests.update($0) }, progress: progress)
+        let (chunks, file) = digests.finish()
+        guard size == Int64(st.st_size), chunks.count == plan.count else { throw CryptoFileError.changedWhileReading(path: input) }
+        return Result(plan: plan, contentSize: size, chunkDigests: chunks, fileDigest: file)
+    }
 }
 
-/// SHA-256 per planned chunk and SHA-512 over everything, fed with consecutive buffers.
+/// SHA-256 per planned chunk and SHA-512 over everything, fed with consecutive buffers; given
+/// `onChunk`, also the bytes of each chunk, handed over as soon as the chunk is complete.
+///
+/// SHA-512 has no CPU instructions of its own here and is the slowest step of the whole send (about
+/// 500 MB/s against 1.5 GB/s for the cipher and SHA-256), so it runs on a thread of its own, on the
+/// same buffer at the same time as the SHA-256 and the copy: a buffer is done when both are.
 /// Fed from one thread at a time (the encryption's writer thread), hence unchecked.
 final class ChunkDigester: @unchecked Sendable {
+    typealias ChunkHandler = (_ index: Int, _ bytes: [UInt8], _ digest: [UInt8]) throws -> Void
+
     private let sizes: [Int64]
     private var index = 0
     private var leftInChunk: Int64
     private var chunk = SHA256Digest()
     private var file = SHA512Digest()
     private var chunkDigests: [[UInt8]] = []
+    private let fileHashing = DispatchQueue(label: "sxkit.transfer.sha512")
+    private let onChunk: ChunkHandler?
+    private var bytes: [UInt8] = []
 
-    init(plan: ChunkPlan) {
+    init(plan: ChunkPlan, onChunk: ChunkHandler? = nil) {
         sizes = plan.sizes
         leftInChunk = plan.sizes.first ?? 0
+        self.onChunk = onChunk
+        if onChunk != nil { bytes.reserveCapacity(Int(leftInChunk)) }
     }
 
-    func update(_ bytes: UnsafeRawBufferPointer) {
-        file.update(bytes)
-        var rest = bytes
+    func update(_ buffer: UnsafeRawBufferPointer) throws {
+        let shared = SharedBytes(buffer)
+        let hashed = DispatchGroup()
+        fileHashing.async(group: hashed) { [self] in file.update(shared.buffer) }
+        defer { hashed.wait() }  // the buffer is reused once this returns
+        var rest = buffer
         while rest.count > 0 {
             let n = Int(min(leftInChunk, Int64(rest.count)))
-            chunk.update(UnsafeRawBufferPointer(rebasing: rest[0..<n]))
+            let part = UnsafeRawBufferPointer(rebasing: rest[0..<n])
+            chunk.update(part)
+            if onChunk != nil { bytes.append(contentsOf: part) }
             leftInChunk -= Int64(n)
             rest = UnsafeRawBufferPointer(rebasing: rest[n...])
-            if leftInChunk == 0 {
-                chunkDigests.append(chunk.finish())
-                chunk = SHA256Digest()
-                index += 1
-                leftInChunk = index < sizes.count ? sizes[index] : Int64.max
-            }
+            if leftInChunk == 0 { try endChunk() }
         }
     }
 
-    func finish() -> ([[UInt8]], [UInt8]) { (chunkDigests, file.finish()) }
+    private func endChunk() throws {
+        let digest = chunk.finish()
+        chunkDigests.append(digest)
+        chunk = SHA256Digest()
+        if let onChunk {
+            let complete = bytes
+            bytes = []
+            if index + 1 < sizes.count { bytes.reserveCapacity(Int(sizes[index + 1])) }
+            try onChunk(index, complete, digest)
+        }
+        index += 1
+        leftInChunk = index < sizes.count ? sizes[index] : Int64.max
+    }
+
+    func finish() -> ([[UInt8]], [UInt8]) { (chunkDigests, fileHashing.sync { file.finish() }) }
+}
+
+/// A read-only view lent to the hashing thread for exactly as long as `update` waits for it.
+private struct SharedBytes: @unchecked Sendable {
+    let buffer: UnsafeRawBufferPointer
+    init(_ buffer: UnsafeRawBufferPointer) { self.buffer = buffer }
 }

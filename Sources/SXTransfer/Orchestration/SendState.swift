@@ -5,7 +5,8 @@ import SXCore
 /// that a rerun of the same send continues instead of starting over.
 struct SendState: Codable, Equatable {
     struct Chunk: Codable, Equatable {
-        var digest: String
+        /// Known once the chunk was encrypted (and recorded when it was created on the relay).
+        var digest: String?
         var senderId: String?
         var senderKey: String?
         var recipients: [[String]]?  // [id, base64url key] per recipient
@@ -21,7 +22,8 @@ struct SendState: Codable, Equatable {
     var fileName: String
     var key: String
     var nonce: String
-    var fileDigest: String
+    /// Known once the whole file was encrypted.
+    var fileDigest: String?
     var sizes: [Int64]
     var chunks: [Chunk]
 

@@ -70,6 +70,8 @@ public struct TransferReceiver: Sendable {
         // Resume: chunks already here and matching their digest are kept.
         var have: [Int] = []
         for (i, chunk) in description.chunks.enumerated() where Self.matches(chunkPath(i), chunk) { have.append(i) }
+        let fileDigest = InOrderFileHasher(segments: description.chunks.indices.map(chunkPath))
+        for i in have { fileDigest.ready(i) }
         let received = Atomic<Int64>(have.reduce(Int64(0)) { $0 + description.chunks[$1].size })
         if !have.isEmpty { events(.rcvFileProgressXFTP(receivedSize: received.load(ordering: .relaxed), totalSize: description.size)) }
         let downloads = Atomic<Int>(0)
@@ -96,16 +98,15 @@ public struct TransferReceiver: Sendable {
                 throw TransferError.chunkDigestMismatch(chunk: chunk.number, relay: chunk.replicas[0].relay)
             }
             guard rename(part, target) == 0 else { throw FileSystemError("rename", path: part) }
+            fileDigest.ready(i)
             let now = received.add(chunk.size, ordering: .relaxed).newValue
             events(.rcvFileProgressXFTP(receivedSize: now, totalSize: description.size))
             CrashPoint.reach("transfer-receive-downloaded-chunk")
         }
 
-        // The whole file's SHA-512 before any decryption.
+        // The whole file's SHA-512 (computed while downloading) before any decryption.
         let segments = description.chunks.indices.map(chunkPath)
-        var sha = SHA512Digest()
-        for segment in segments { try Self.hash(segment) { sha.update($0) } }
-        guard ConstantTime.equal(sha.finish(), description.digest) else {
+        guard ConstantTime.equal(try fileDigest.finish(), description.digest) else {
             for segment in segments { unlink(segment) }
             throw TransferError.fileDigestMismatch(path: path)
         }

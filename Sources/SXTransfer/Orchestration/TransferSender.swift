@@ -3,10 +3,10 @@ import Synchronization
 import SXCore
 import SXCrypto
 
-/// Sends a file through a relay: encrypt to a temp file, plan, create and upload the chunks in
-/// parallel (bounded, with retries), then write the sender description and one description per
-/// recipient. Everything done is recorded in a work folder under `tempRoot`, so running the same
-/// send again after an interruption finishes without re-sending finished chunks.
+/// Sends a file through a relay: encrypt, and create and upload each chunk as soon as it is
+/// encrypted (parallel, bounded, with retries), then write the sender description and one
+/// description per recipient. Everything done is recorded in a work folder under `tempRoot`, so
+/// running the same send again after an interruption finishes without re-sending finished chunks.
 public struct TransferSender: Sendable {
     public struct Options: Sendable {
         public var recipients: Int
@@ -14,7 +14,7 @@ public struct TransferSender: Sendable {
         public var force: Bool
         /// Where the descriptions go.
         public var descriptionFolder: String
-        /// Where the work folder (encrypted copy and state) lives: the data dir's temp folder or --temp-dir.
+        /// Where the work folder (the send's state, with its key: mode 0700) lives: the data dir's temp folder or --temp-dir.
         public var tempRoot: String
         public var policy: TransferPolicy
 
@@ -72,62 +72,41 @@ public struct TransferSender: Sendable {
         let work = try workFolder(for: file)
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let statePath = Path.join(work, "state.json")
-        let encryptedPath = Path.join(work, "encrypted")
         let modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
 
         var state = try SendState.load(statePath)
         if let s = state, s.source != file || s.sourceSize != size || s.relay != relay.address || s.recipients != options.recipients
-            || s.sourceModified != modified || !FileManager.default.fileExists(atPath: encryptedPath) {
+            || s.sourceModified != modified {
             state = nil  // belongs to another version of the file: start over
         }
         if state == nil {
+            // Key and nonce are kept from the start: encryption is deterministic for them, so a
+            // resumed send re-encrypts and gets exactly the chunks it uploaded before.
             let header = try TransferFileHeader(name: Path.basename(file))
             let args = CryptoFileArgs.random()
-            let encrypted = try TransferEncryption.encrypt(file: file, header: header, args: args, to: encryptedPath, durable: false)
+            let plan = ChunkPlan(contentSize: size, header: header)
             state = SendState(source: file, sourceSize: size, sourceModified: modified, relay: relay.address, recipients: options.recipients,
                               fileName: header.name, key: args.key.withUnsafeBytes { Base64URL.encode($0) }, nonce: Base64URL.encode(args.nonce),
-                              fileDigest: Base64URL.encode(encrypted.fileDigest), sizes: encrypted.plan.sizes,
-                              chunks: encrypted.chunkDigests.map { SendState.Chunk(digest: Base64URL.encode($0)) })
+                              fileDigest: nil, sizes: plan.sizes, chunks: plan.sizes.map { _ in SendState.Chunk() })
             try state!.save(statePath)
-            CrashPoint.reach("transfer-send-encrypted")
         }
         let store = SendStateStore(state!, path: statePath)
-        let sizes = state!.sizes
-        let total = sizes.reduce(0, +)
-        let offsets = ChunkPlan.offsetsOf(sizes)
-        events(.sndFileStart(fileName: state!.fileName, fileSize: size, encryptedSize: total, chunks: sizes.count))
+        let total = state!.sizes.reduce(0, +)
+        events(.sndFileStart(fileName: state!.fileName, fileSize: size, encryptedSize: total, chunks: state!.sizes.count))
 
-        let alreadySent = zip(state!.chunks, sizes).filter { $0.0.uploaded }.reduce(Int64(0)) { $0 + $1.1 }
-        let sent = Atomic<Int64>(alreadySent)
-        let uploads = Atomic<Int>(0)
+        let alreadySent = zip(state!.chunks, state!.sizes).filter { $0.0.uploaded }.reduce(Int64(0)) { $0 + $1.1 }
         if alreadySent > 0 { events(.sndFileProgressXFTP(sentSize: alreadySent, totalSize: total)) }
-        let pending = state!.chunks.indices.filter { !state!.chunks[$0].uploaded }
-        let relay = self.relay
-        let policy = options.policy
-        let recipients = options.recipients
-        try await policy.forEachChunk(pending) { i in
-            var chunk = await store.state.chunks[i]
-            let warn: @Sendable (String) -> Void = { events(.sndFileWarning(warning: "chunk \(i + 1): " + $0)) }
-            if chunk.senderId == nil {
-                let request = ChunkCreateRequest(size: sizes[i], digest: Base64URL.decode(chunk.digest)!, senderKey: SodiumRuntime.randomBytes(count: 32),
-                                                 recipientKeys: (0..<recipients).map { _ in SodiumRuntime.randomBytes(count: 32) })
-                let created = try await policy.withRetries("create", warn: warn) { try await relay.create(request) }
-                try await store.update {
-                    $0.chunks[i].senderId = created.sender.id
-                    $0.chunks[i].senderKey = Base64URL.encode(created.sender.key)
-                    $0.chunks[i].recipients = created.recipients.map { [$0.id, Base64URL.encode($0.key)] }
-                }
-                chunk = await store.state.chunks[i]
+        let uploads: Int
+        if state!.fileDigest == nil || state!.chunks.contains(where: { !$0.uploaded }) {
+            do {
+                uploads = try await encryptAndUpload(file: file, state: state!, store: store, alreadySent: alreadySent, events: events)
+            } catch let changed as SourceChanged {
+                // The chunks on the relay are of the old content: the next run starts over.
+                try? FileManager.default.removeItem(atPath: work)
+                throw CryptoFileError.changedWhileReading(path: changed.path)
             }
-            let sender = ChunkReplica(id: chunk.senderId!, key: Base64URL.decode(chunk.senderKey!)!)
-            try await policy.withRetries("upload", warn: warn) {
-                try await relay.upload(sender, from: encryptedPath, offset: offsets[i], length: sizes[i])
-            }
-            try await store.update { $0.chunks[i].uploaded = true }
-            uploads.add(1, ordering: .relaxed)
-            let now = sent.add(sizes[i], ordering: .relaxed).newValue
-            events(.sndFileProgressXFTP(sentSize: now, totalSize: total))
-            CrashPoint.reach("transfer-send-uploaded-chunk")
+        } else {
+            uploads = 0
         }
 
         let final = await store.state
@@ -135,17 +114,97 @@ public struct TransferSender: Sendable {
         events(.sndFileCompleteXFTP(senderDescription: senderPath, recipientDescriptions: recipientPaths))
         try? FileManager.default.removeItem(atPath: work)
         return Result(senderDescription: senderPath, recipientDescriptions: recipientPaths, encryptedSize: total,
-                      chunksUploaded: uploads.load(ordering: .relaxed), chunks: sizes.count)
+                      chunksUploaded: uploads, chunks: final.sizes.count)
+    }
+
+    /// Encrypts the file on a thread of its own and uploads each chunk as soon as it is complete (at
+    /// most `parallelChunks` uploads at once, the next chunk encrypting meanwhile), so the cipher, the
+    /// digests and the network all work at the same time and no encrypted copy is written to disk.
+    /// Chunks uploaded by an interrupted run are skipped once their digest matches the record.
+    /// Returns how many chunks this run uploaded.
+    private func encryptAndUpload(file: String, state: SendState, store: SendStateStore, alreadySent: Int64,
+                                  events: @escaping TransferEventHandler) async throws -> Int {
+        let args = try CryptoFileArgs(key: Base64URL.decode(state.key) ?? [], nonce: Base64URL.decode(state.nonce) ?? [])
+        let header = try TransferFileHeader(name: state.fileName)
+        let known = state.chunks.map { (digest: $0.digest, uploaded: $0.uploaded) }
+        let total = state.sizes.reduce(0, +)
+        let policy = options.policy
+        let feed = ChunkFeed(inFlight: policy.parallelChunks)
+        let encryption = Task {
+            try await offloaded {
+                defer { feed.finish() }
+                return try TransferEncryption.stream(file: file, header: header, args: args) { index, bytes, digest in
+                    if let recorded = known[index].digest, recorded != Base64URL.encode(digest) { throw SourceChanged(path: file) }
+                    if known[index].uploaded { return }
+                    try feed.offer(ChunkFeed.Item(index: index, bytes: bytes, digest: digest))
+                }
+            }
+        }
+        let counts = SendCounts(sent: alreadySent)
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for await item in feed.items {
+                    group.addTask {
+                        defer { feed.release() }
+                        do {
+                            try await upload(item, store: store, recipients: state.recipients, events: events)
+                        } catch {
+                            feed.stop()
+                            throw error
+                        }
+                        counts.uploads.add(1, ordering: .relaxed)
+                        let now = counts.sent.add(Int64(item.bytes.count), ordering: .relaxed).newValue
+                        events(.sndFileProgressXFTP(sentSize: now, totalSize: total))
+                        CrashPoint.reach("transfer-send-uploaded-chunk")
+                    }
+                }
+                try await group.waitForAll()
+            }
+        } catch {
+            feed.stop()
+            _ = try? await encryption.value  // the encryption thread ends before the error goes up
+            throw error
+        }
+        let encrypted = try await encryption.value
+        try await store.update { s in
+            s.fileDigest = Base64URL.encode(encrypted.fileDigest)
+            for (i, digest) in encrypted.chunkDigests.enumerated() { s.chunks[i].digest = Base64URL.encode(digest) }
+        }
+        return counts.uploads.load(ordering: .relaxed)
+    }
+
+    /// Creates the chunk on the relay (once: the ids are recorded) and uploads its bytes, with retries.
+    private func upload(_ item: ChunkFeed.Item, store: SendStateStore, recipients: Int, events: @escaping TransferEventHandler) async throws {
+        let i = item.index
+        let policy = options.policy
+        let relay = self.relay
+        let warn: @Sendable (String) -> Void = { events(.sndFileWarning(warning: "chunk \(i + 1): " + $0)) }
+        var chunk = await store.state.chunks[i]
+        if chunk.senderId == nil {
+            let request = ChunkCreateRequest(size: Int64(item.bytes.count), digest: item.digest, senderKey: SodiumRuntime.randomBytes(count: 32),
+                                             recipientKeys: (0..<recipients).map { _ in SodiumRuntime.randomBytes(count: 32) })
+            let created = try await policy.withRetries("create", warn: warn) { try await relay.create(request) }
+            try await store.update {
+                $0.chunks[i].digest = Base64URL.encode(item.digest)
+                $0.chunks[i].senderId = created.sender.id
+                $0.chunks[i].senderKey = Base64URL.encode(created.sender.key)
+                $0.chunks[i].recipients = created.recipients.map { [$0.id, Base64URL.encode($0.key)] }
+            }
+            chunk = await store.state.chunks[i]
+        }
+        let sender = ChunkReplica(id: chunk.senderId!, key: Base64URL.decode(chunk.senderKey!)!)
+        try await policy.withRetries("upload", warn: warn) { try await relay.upload(sender, bytes: item.bytes) }
+        try await store.update { $0.chunks[i].uploaded = true }
     }
 
     private func writeDescriptions(_ state: SendState, file: String) throws -> (String, [String]) {
         try FileManager.default.createDirectory(atPath: options.descriptionFolder, withIntermediateDirectories: true)
         func description(_ party: FileDescription.Party, replica: (SendState.Chunk) -> ChunkReplica) -> FileDescription {
             let chunks = state.chunks.enumerated().map { i, c in
-                FileDescription.Chunk(number: i + 1, size: state.sizes[i], digest: Base64URL.decode(c.digest)!,
+                FileDescription.Chunk(number: i + 1, size: state.sizes[i], digest: Base64URL.decode(c.digest!)!,
                                       replicas: [.init(relay: state.relay, replica: replica(c))])
             }
-            return FileDescription(party: party, size: state.sizes.reduce(0, +), digest: Base64URL.decode(state.fileDigest)!,
+            return FileDescription(party: party, size: state.sizes.reduce(0, +), digest: Base64URL.decode(state.fileDigest!)!,
                                    key: Base64URL.decode(state.key)!, nonce: Base64URL.decode(state.nonce)!, chunkSize: state.sizes[0], chunks: chunks)
         }
         let stem = Path.join(options.descriptionFolder, Path.basename(file))
@@ -177,9 +236,14 @@ public struct TransferSender: Sendable {
     }
 }
 
-extension ChunkPlan {
-    static func offsetsOf(_ sizes: [Int64]) -> [Int64] {
-        var offset: Int64 = 0
-        return sizes.map { size in defer { offset += size }; return offset }
-    }
+/// Bytes sent (for progress) and chunks uploaded by this run, shared by the upload tasks.
+private final class SendCounts: Sendable {
+    let sent: Atomic<Int64>
+    let uploads = Atomic<Int>(0)
+    init(sent: Int64) { self.sent = Atomic(sent) }
+}
+
+/// The file no longer encrypts to the chunks recorded by the interrupted send.
+private struct SourceChanged: Error {
+    let path: String
 }

@@ -102,6 +102,10 @@ public protocol ChunkRelay: Sendable {
     /// is a no-op for a complete one. The chunk becomes downloadable only once complete and verified.
     func upload(_ sender: ChunkReplica, from file: String, offset: Int64, length: Int64) async throws
 
+    /// The same from memory: what a send uploads, straight from the encryption (a chunk is at most
+    /// 4 MiB, and only a few are in flight).
+    func upload(_ sender: ChunkReplica, bytes: [UInt8]) async throws
+
     /// Writes the chunk's bytes to `destination` (created or truncated; streamed). The caller verifies
     /// the digest; a relay may also verify before sending.
     func download(_ recipient: ChunkReplica, to destination: String) async throws

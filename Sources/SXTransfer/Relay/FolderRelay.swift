@@ -71,6 +71,16 @@ public struct FolderRelay: ChunkRelay {
         try await Self.offload { try uploadNow(sender, from: file, offset: offset, length: length) }
     }
 
+    public func upload(_ sender: ChunkReplica, bytes: [UInt8]) async throws {
+        try await Self.offload {
+            try uploadNow(sender, length: Int64(bytes.count)) { into, at in
+                let n = min(into.count, bytes.count - Int(at))
+                bytes.withUnsafeBytes { into.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[Int(at)..<Int(at) + n])) }
+                return n
+            }
+        }
+    }
+
     public func download(_ recipient: ChunkReplica, to destination: String) async throws {
         try await Self.offload { try downloadNow(recipient, to: destination) }
     }
@@ -86,12 +96,17 @@ public struct FolderRelay: ChunkRelay {
     }
 
     private func uploadNow(_ sender: ChunkReplica, from file: String, offset: Int64, length: Int64) throws {
+        let source = try relayCall { try POSIXFile.open(file, flags: O_RDONLY) }
+        defer { close(source) }
+        try uploadNow(sender, length: length) { into, at in try POSIXFile.pread(source, into: into, at: offset + at, path: file) }
+    }
+
+    /// Stores `length` bytes that `read(buffer, position)` supplies (returning how many it put in).
+    private func uploadNow(_ sender: ChunkReplica, length: Int64, read: (UnsafeMutableRawBufferPointer, Int64) throws -> Int) throws {
         let record = try senderRecord(sender)
         guard length == record.size else { throw RelayError.sizeRejected(relay: address, id: sender.id, size: length, limit: record.size) }
         let destination = dataPath(sender.id)
         if let st = POSIXFile.linkStatus(destination), Int64(st.st_size) == record.size { return }  // complete already
-        let source = try relayCall { try POSIXFile.open(file, flags: O_RDONLY) }
-        defer { close(source) }
         let writer = try relayCall { try AtomicFileWriter(destination: destination, mode: 0o600) }
         var digest = SHA256Digest()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -99,7 +114,7 @@ public struct FolderRelay: ChunkRelay {
         do {
             while done < length {
                 let want = Int(min(Int64(buffer.count), length - done))
-                let n = try buffer.withUnsafeMutableBytes { try POSIXFile.pread(source, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]), at: offset + done, path: file) }
+                let n = try buffer.withUnsafeMutableBytes { try read(UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]), done) }
                 guard n == want else { throw RelayError.sizeRejected(relay: address, id: sender.id, size: done + Int64(n), limit: record.size) }
                 try buffer.withUnsafeBytes { b in
                     let slice = UnsafeRawBufferPointer(rebasing: b[0..<n])

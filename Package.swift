@@ -18,9 +18,6 @@ let package = Package(
         // Already required by both; named for ByteBuffer (client) and to silence Hummingbird's stdout logger.
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
-        // SHA-256 with the CPU's SHA extensions (BoringSSL): the relay hashes every byte it receives,
-        // and libsodium's portable SHA-256 (~250 MB/s a core here) would cap uploads below target.
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
     ],
     targets: [
         // System-library shims: a module map and a header each, located through pkg-config.
@@ -28,10 +25,11 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "SXCore", swiftSettings: strict),
-        // libsodium for the ciphers; swift-crypto (BoringSSL) for SHA-256/512, which uses the CPU's SHA extensions.
-        .target(name: "SXCrypto", dependencies: ["SXCore", "CSodium", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        // libsodium for the ciphers; OpenSSL's libcrypto for SHA-256/512 (the CPU's SHA and AVX2 code).
+        .target(name: "SXCrypto", dependencies: ["SXCore", "CSodium", "CLibCrypto"], swiftSettings: strict),
         .target(name: "SXDatabase", dependencies: ["SXCore", "CSQLCipher"], swiftSettings: strict),
         .target(name: "SXArchive", dependencies: ["SXCore", "SXDatabase", "CArchive"], swiftSettings: strict),
         .target(name: "SXMedia", dependencies: ["SXCore", "CVips"], swiftSettings: strict),
@@ -54,7 +52,7 @@ let package = Package(
         .target(
             name: "SXRelayServer",
             dependencies: ["SXCore", "SXCrypto", "SXTransfer", .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "Logging", package: "swift-log"),
                            .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strict
         ),
@@ -73,7 +71,7 @@ let package = Package(
         // bench/relay-http's client: times HTTPChunkRelay uploads and downloads (not a product).
         .executableTarget(
             name: "RelayBench",
-            dependencies: ["SXCore", "SXTransfer", "SXRelayHTTP", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["SXCore", "SXCrypto", "SXTransfer", "SXRelayHTTP"],
             path: "bench/RelayBench",
             swiftSettings: strict
         ),

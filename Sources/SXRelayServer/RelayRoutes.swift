@@ -1,8 +1,8 @@
-import Crypto
 import Foundation
 import Hummingbird
 import NIOPosix
 import SXCore
+import SXCrypto
 import SXTransfer
 #if canImport(Glibc)
 import Glibc
@@ -66,21 +66,21 @@ struct RelayRoutes: Sendable {
             close(fd)
             if !published { unlink(tempPath) }
         }
-        // swift-crypto's SHA-256 uses the CPU's SHA extensions; every received byte goes through it.
-        var digest = SHA256()
+        // Every received byte goes through it (SXCrypto's: the CPU's SHA extensions).
+        var digest = SHA256Digest()
         var received: Int64 = 0
         for try await buffer in request.body {
             received += Int64(buffer.readableBytes)
             guard received <= record.size else { throw StoreFailure.sizeMismatch(declared: record.size) }
             try buffer.withUnsafeReadableBytes { bytes in
-                digest.update(bufferPointer: bytes)
+                digest.update(bytes)
                 do { try POSIXFile.writeAll(fd, bytes, path: tempPath) } catch let error as FileSystemError {
                     throw error.isNoSpace ? StoreFailure.full : StoreFailure.io(error.description)
                 }
             }
         }
         guard received == record.size else { throw StoreFailure.sizeMismatch(declared: record.size) }
-        guard Base64URL.encode(Array(digest.finalize())) == record.digest else { throw StoreFailure.digestMismatch }
+        guard Base64URL.encode(digest.finish()) == record.digest else { throw StoreFailure.digestMismatch }
         // Flushing blocks for a disk round trip: do it on NIO's blocking-I/O pool, not on one of
         // the few threads that run every request.
         let flushed = try await NIOThreadPool.singleton.runIfActive { fdatasync(fd) == 0 }

@@ -13,6 +13,7 @@ enum RuntimeReport {
         sxkit \(SXKit.version)
         SQLCipher   \(cipher) (SQLite \(SQLCipherRuntime.sqliteVersion))\(cipherNote)
         libsodium   \(SodiumRuntime.version)
+        libcrypto   \(DigestRuntime.version) (SHA-256, SHA-512)
         libarchive  \(ArchiveRuntime.version.replacingOccurrences(of: "libarchive ", with: "")) (\(ArchiveRuntime.details))
         libvips     \(VipsRuntime.version) (reads: \(VipsRuntime.supportedInputs.joined(separator: ", ")))
 

@@ -197,6 +197,6 @@ import SXTestSupport
         let r = try CLI.run(["--version"])
         #expect(r.status == 0)
         #expect(r.stdout.contains("SQLCipher   4."))
-        for name in ["libsodium   1.", "libarchive  3.", "libvips     8."] { #expect(r.stdout.contains(name)) }
+        for name in ["libsodium   1.", "libcrypto   OpenSSL 3.", "libarchive  3.", "libvips     8."] { #expect(r.stdout.contains(name)) }
     }
 }

@@ -6,9 +6,9 @@
 //
 // Prints one line: "<operation> <bytes> <seconds>". Digests are computed in `create`, outside the
 // timed upload, as a sender has them from encryption.
-import Crypto
 import Foundation
 import SXCore
+import SXCrypto
 import SXRelayHTTP
 import SXTransfer
 
@@ -59,7 +59,7 @@ try await HTTPChunkRelay.with(url: url) { relay in
         while offset < size {
             let length = min(chunk, size - offset)
             let data = try handle.read(upToCount: Int(length)) ?? Data()
-            let request = ChunkCreateRequest(size: length, digest: Array(SHA256.hash(data: data)), senderKey: key(), recipientKeys: [key()])
+            let request = ChunkCreateRequest(size: length, digest: SHA256Digest.of([UInt8](data)), senderKey: key(), recipientKeys: [key()])
             let created = try await relay.create(request)
             pieces.append(Piece(offset: offset, length: length, senderId: created.sender.id, senderKey: Base64URL.encode(created.sender.key),
                                 recipientId: created.recipients[0].id, recipientKey: Base64URL.encode(created.recipients[0].key)))

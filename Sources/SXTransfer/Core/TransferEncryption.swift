@@ -47,11 +47,13 @@ public enum TransferEncryption {
     /// buffers. `onChunk` runs on the encryption's writer thread and may block (to bound the chunks in
     /// flight) or throw (to stop). The same file, header and args always give the same bytes, so a
     /// resumed send re-encrypts instead of keeping an encrypted copy on disk.
+    /// `newBuffer(capacity)` supplies the array each chunk is collected in (a caller may recycle them).
     public static func stream(file input: String, header: TransferFileHeader, args: CryptoFileArgs, progress: ProgressTracker? = nil,
+                              newBuffer: @escaping (Int) -> [UInt8] = { [UInt8](unsafeUninitializedCapacity: $0) { $1 = 0 } },
                               onChunk: @escaping (_ index: Int, _ bytes: [UInt8], _ digest: [UInt8]) throws -> Void) throws -> Result {
         let st = try POSIXFile.status(input)
         let plan = ChunkPlan(contentSize: Int64(st.st_size), header: header)
-        let digests = ChunkDigester(plan: plan, onChunk: onChunk)
+        let digests = ChunkDigester(plan: plan, newBuffer: newBuffer, onChunk: onChunk)
         let size = try TransferFileCrypto.encrypt(file: input, header: header, encryptedSize: plan.encryptedSize, args: args,
                                                   sink: { try digests.update($0) }, progress: progress)
         let (chunks, file) = digests.finish()
@@ -78,13 +80,15 @@ final class ChunkDigester: @unchecked Sendable {
     private var chunkDigests: [[UInt8]] = []
     private let fileHashing = DispatchQueue(label: "sxkit.transfer.sha512")
     private let onChunk: ChunkHandler?
+    private let newBuffer: (Int) -> [UInt8]
     private var bytes: [UInt8] = []
 
-    init(plan: ChunkPlan, onChunk: ChunkHandler? = nil) {
+    init(plan: ChunkPlan, newBuffer: @escaping (Int) -> [UInt8] = { _ in [] }, onChunk: ChunkHandler? = nil) {
         sizes = plan.sizes
         leftInChunk = plan.sizes.first ?? 0
         self.onChunk = onChunk
-        if onChunk != nil { bytes.reserveCapacity(Int(leftInChunk)) }
+        self.newBuffer = newBuffer
+        if onChunk != nil { bytes = newBuffer(Int(leftInChunk)) }
     }
 
     func update(_ buffer: UnsafeRawBufferPointer) throws {
@@ -110,8 +114,7 @@ final class ChunkDigester: @unchecked Sendable {
         chunk = SHA256Digest()
         if let onChunk {
             let complete = bytes
-            bytes = []
-            if index + 1 < sizes.count { bytes.reserveCapacity(Int(sizes[index + 1])) }
+            bytes = index + 1 < sizes.count ? newBuffer(Int(sizes[index + 1])) : []
             try onChunk(index, complete, digest)
         }
         index += 1

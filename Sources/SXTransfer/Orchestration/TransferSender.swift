@@ -133,9 +133,9 @@ public struct TransferSender: Sendable {
         let encryption = Task {
             try await offloaded {
                 defer { feed.finish() }
-                return try TransferEncryption.stream(file: file, header: header, args: args) { index, bytes, digest in
+                return try TransferEncryption.stream(file: file, header: header, args: args, newBuffer: feed.buffer) { index, bytes, digest in
                     if let recorded = known[index].digest, recorded != Base64URL.encode(digest) { throw SourceChanged(path: file) }
-                    if known[index].uploaded { return }
+                    if known[index].uploaded { return feed.recycle(bytes) }
                     try feed.offer(ChunkFeed.Item(index: index, bytes: bytes, digest: digest))
                 }
             }
@@ -145,7 +145,7 @@ public struct TransferSender: Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for await item in feed.items {
                     group.addTask {
-                        defer { feed.release() }
+                        defer { feed.release(item.bytes) }
                         do {
                             try await upload(item, store: store, recipients: state.recipients, events: events)
                         } catch {

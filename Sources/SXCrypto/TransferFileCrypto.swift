@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import SXCore
 #if canImport(Glibc)
 import Glibc
@@ -62,28 +64,42 @@ public enum TransferFileCrypto {
                 throw TransferFileError.wrongEncryptedSize(path: name, expected: encryptedSize, actual: reader.totalSize)
             }
             var cipher = XSalsa20Poly1305Stream(args: args)
-            var parser = PlaintextParser(bodyLength: encryptedSize - Int64(tagLength), path: name)
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
-            defer { Wipe.bytes(buffer); buffer.deallocate() }
-            var remaining = encryptedSize - Int64(tagLength)
-            // The tag is the authority: a layout problem found before it is checked is reported only
-            // if the tag matches (a tampered file reads as "invalid auth tag", not as bad padding).
-            var layoutError: TransferFileError?
-            while remaining > 0 {
-                let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(remaining, Int64(buffer.count)))])
-                try reader.readExactly(into: slice)
-                cipher.open(slice)
-                if layoutError == nil {
-                    do { try parser.consume(UnsafeRawBufferPointer(slice), output: output) } catch let error as TransferFileError { layoutError = error }
-                }
-                progress?.addBytes(Int64(slice.count))
-                remaining -= Int64(slice.count)
+            // Plaintext goes to `output` on a thread of its own, a few buffers behind the cipher
+            // (reading, decrypting and writing each cost about the same here).
+            let behind = PlaintextWriter(parser: PlaintextParser(bodyLength: encryptedSize - Int64(tagLength), path: name), output: output)
+            let depth = 4, bufferSize = 1 << 20
+            let pool = UnsafeMutableRawBufferPointer.allocate(byteCount: depth * bufferSize, alignment: 64)
+            let queue = DispatchQueue(label: "sxkit.transfer.write-behind")
+            let free = DispatchSemaphore(value: depth)
+            defer {
+                queue.sync {}  // drain before the buffers go away
+                Wipe.bytes(pool)
+                pool.deallocate()
             }
+            var remaining = encryptedSize - Int64(tagLength)
+            var slot = 0
+            while remaining > 0 {
+                free.wait()
+                if let failure = behind.writeFailure { free.signal(); throw failure }
+                let want = Int(min(remaining, Int64(bufferSize)))
+                let slice = UnsafeMutableRawBufferPointer(rebasing: pool[(slot * bufferSize)..<(slot * bufferSize + want)])
+                do { try reader.readExactly(into: slice) } catch { free.signal(); throw error }
+                cipher.open(slice)
+                let shared = SharedSlice(bytes: UnsafeRawBufferPointer(slice))
+                queue.async {
+                    behind.consume(shared.bytes)
+                    progress?.addBytes(Int64(shared.bytes.count))
+                    free.signal()
+                }
+                remaining -= Int64(want)
+                slot = (slot + 1) % depth
+            }
+            queue.sync {}
+            if let failure = behind.writeFailure { throw failure }
             var tag = [UInt8](repeating: 0, count: tagLength)
             try tag.withUnsafeMutableBytes { try reader.readExactly(into: $0) }
             guard cipher.verify(tag) else { throw TransferFileError.invalidAuthTag(path: name) }
-            if let layoutError { throw layoutError }
-            return try parser.finish()
+            return try behind.finish()
         } catch {
             output.abort()
             throw error
@@ -93,6 +109,45 @@ public enum TransferFileCrypto {
     public static func bigEndian(_ value: Int64) -> [UInt8] {
         (0..<8).map { UInt8(truncatingIfNeeded: UInt64(bitPattern: value) >> (56 - 8 * UInt64($0))) }
     }
+}
+
+/// The parser and its output on the write-behind thread. The tag is the authority: a layout problem
+/// found before it is checked is kept and reported only if the tag matches (a tampered file reads
+/// as "invalid auth tag", not as bad padding); a write failure (disk full) stops everything at once.
+private final class PlaintextWriter: @unchecked Sendable {
+    private var parser: PlaintextParser
+    private let output: AtomicFileWriter
+    private var layoutError: TransferFileError?
+    private let failure = Mutex<(any Error)?>(nil)
+
+    init(parser: PlaintextParser, output: AtomicFileWriter) {
+        self.parser = parser
+        self.output = output
+    }
+
+    var writeFailure: (any Error)? { failure.withLock { $0 } }
+
+    /// On the write-behind thread only.
+    func consume(_ bytes: UnsafeRawBufferPointer) {
+        guard layoutError == nil, writeFailure == nil else { return }
+        do {
+            try parser.consume(bytes, output: output)
+        } catch let error as TransferFileError {
+            layoutError = error
+        } catch {
+            failure.withLock { $0 = error }
+        }
+    }
+
+    /// After the write-behind thread drained.
+    func finish() throws -> TransferFileHeader {
+        if let layoutError { throw layoutError }
+        return try parser.finish()
+    }
+}
+
+private struct SharedSlice: @unchecked Sendable {
+    let bytes: UnsafeRawBufferPointer
 }
 
 /// Splits the decrypted stream into payload size, header, content (written out) and padding (checked).

@@ -81,11 +81,13 @@ struct RelayRoutes: Sendable {
         }
         guard received == record.size else { throw StoreFailure.sizeMismatch(declared: record.size) }
         guard Base64URL.encode(digest.finish()) == record.digest else { throw StoreFailure.digestMismatch }
-        // Flushing blocks for a disk round trip: do it on NIO's blocking-I/O pool, not on one of
-        // the few threads that run every request.
-        let flushed = try await NIOThreadPool.singleton.runIfActive { fdatasync(fd) == 0 }
-        guard flushed else { throw StoreFailure.io("cannot flush the chunk to disk") }
-        try store.commitUpload(id: id, tempPath: tempPath)
+        // Flushing and publishing block for disk round trips (the data, then the folder): on NIO's
+        // blocking-I/O pool, not on one of the few threads that run every request.
+        let store = self.store
+        try await NIOThreadPool.singleton.runIfActive {
+            guard fdatasync(fd) == 0 else { throw StoreFailure.io("cannot flush the chunk to disk") }
+            try store.commitUpload(id: id, tempPath: tempPath)
+        }
         published = true
         return Response(status: .ok)
     }

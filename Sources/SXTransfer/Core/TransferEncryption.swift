@@ -14,9 +14,8 @@ public enum TransferEncryption {
         public let fileDigest: [UInt8]
     }
 
-    /// Writes the encrypted file to `destination` atomically (mode 0600). `durable: false` skips the
-    /// fsyncs, for a work copy that only has to survive a killed process (the relay checks every
-    /// chunk's digest, so a copy damaged by a power loss is refused, never sent).
+    /// Writes the whole encrypted file to `destination` atomically (mode 0600): the form the vectors
+    /// describe. `durable: false` skips the fsyncs. A send uses `stream` instead.
     public static func encrypt(file input: String, header: TransferFileHeader, args: CryptoFileArgs, to destination: String,
                                durable: Bool = true, progress: ProgressTracker? = nil) throws -> Result {
         let st = try POSIXFile.status(input)

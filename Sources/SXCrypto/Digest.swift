@@ -5,50 +5,53 @@ import CLibCrypto
 /// machine OpenSSL takes the CPU's SHA extensions for SHA-256 (≈ 1.5 GB/s, libsodium's portable code
 /// ≈ 0.2 GB/s) and its AVX2 code for SHA-512 (≈ 0.74 GB/s, against ≈ 0.5 GB/s for BoringSSL, which
 /// keeps its AVX SHA-512 for Intel CPUs, and ≈ 0.45 GB/s for libsodium).
-public struct SHA256Digest {
-    private var state = DigestState(EVP_sha256())
-
+public struct SHA256Digest: StreamingDigest {
+    private var evp = EVPDigest(EVP_sha256())
     public init() {}
-
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard !bytes.isEmpty else { return }
-        if !isKnownUniquelyReferenced(&state) { state = state.copy() }
-        state.update(bytes)
-    }
-
-    public mutating func finish() -> [UInt8] {
-        if !isKnownUniquelyReferenced(&state) { state = state.copy() }
-        return state.finish()
-    }
-
-    public static func of(_ bytes: [UInt8]) -> [UInt8] {
-        var d = SHA256Digest()
-        bytes.withUnsafeBytes { d.update($0) }
-        return d.finish()
-    }
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) { evp.update(bytes) }
+    public mutating func finish() -> [UInt8] { evp.finish() }
 }
 
 /// SHA-512, incrementally (the digest of a whole transfer-encrypted file).
-public struct SHA512Digest {
-    private var state = DigestState(EVP_sha512())
-
+public struct SHA512Digest: StreamingDigest {
+    private var evp = EVPDigest(EVP_sha512())
     public init() {}
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) { evp.update(bytes) }
+    public mutating func finish() -> [UInt8] { evp.finish() }
+}
 
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+/// A hash fed in pieces; `finish` returns the digest and starts again from empty.
+public protocol StreamingDigest {
+    init()
+    mutating func update(_ bytes: UnsafeRawBufferPointer)
+    mutating func finish() -> [UInt8]
+}
+
+extension StreamingDigest {
+    /// The digest of `bytes` in one go.
+    public static func of(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = Self()
+        bytes.withUnsafeBytes { digest.update($0) }
+        return digest.finish()
+    }
+}
+
+/// An EVP digest with value semantics: a copy goes on independently of the original (the shared
+/// context is duplicated before either changes it).
+private struct EVPDigest {
+    private var state: DigestState
+
+    init(_ algorithm: OpaquePointer?) { state = DigestState(algorithm) }
+
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty else { return }
         if !isKnownUniquelyReferenced(&state) { state = state.copy() }
         state.update(bytes)
     }
 
-    public mutating func finish() -> [UInt8] {
+    mutating func finish() -> [UInt8] {
         if !isKnownUniquelyReferenced(&state) { state = state.copy() }
         return state.finish()
-    }
-
-    public static func of(_ bytes: [UInt8]) -> [UInt8] {
-        var d = SHA512Digest()
-        bytes.withUnsafeBytes { d.update($0) }
-        return d.finish()
     }
 }
 
@@ -57,8 +60,7 @@ public enum DigestRuntime {
     public static var version: String { String(cString: OpenSSL_version(OPENSSL_VERSION)) }
 }
 
-/// One EVP digest context. The structs above copy it before changing a shared one, so they keep
-/// value semantics: a copied digest goes on independently of the original.
+/// One EVP digest context.
 private final class DigestState {
     private let context: OpaquePointer
 

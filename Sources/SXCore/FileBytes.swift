@@ -80,6 +80,16 @@ public enum POSIXFile {
         }
     }
 
+    /// Copies everything `input` has left to `output`, 1 MiB at a time (paths name errors).
+    public static func copyAll(from input: Int32, path source: String, to output: Int32, path destination: String) throws {
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = try read(input, into: &buffer, path: source)
+            if n == 0 { break }
+            try buffer.withUnsafeBytes { try writeAll(output, UnsafeRawBufferPointer(rebasing: $0[0..<n]), path: destination) }
+        }
+    }
+
     public static func fsync(_ fd: Int32, path: String) throws {
         while Glibc.fsync(fd) != 0 {
             if errno == EINTR { continue }

@@ -52,11 +52,6 @@ public final class ReadOnlySnapshot: @unchecked Sendable {
         defer { close(input) }
         let output = try POSIXFile.open(destination, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
         defer { close(output) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = try POSIXFile.read(input, into: &buffer, path: source)
-            if n == 0 { break }
-            try buffer.withUnsafeBytes { try POSIXFile.writeAll(output, UnsafeRawBufferPointer(rebasing: $0[0..<n]), path: destination) }
-        }
+        try POSIXFile.copyAll(from: input, path: source, to: output, path: destination)
     }
 }

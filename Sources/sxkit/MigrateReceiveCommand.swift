@@ -27,16 +27,11 @@ struct MigrateReceiveCommand: ParsableCommand {
     @Flag(name: .long, help: "Import over a profile already in the data directory (its databases are kept as .bak).")
     var replace = false
 
-    @Option(name: .customLong("parallel"), help: "Chunks downloaded at once.")
-    var parallel = 4
+    @OptionGroup var chunks: ParallelChunksOptions
 
     @OptionGroup var dataDirectory: DataDirectoryOptions
     @OptionGroup var passphrase: PassphraseOptions
     @OptionGroup var global: GlobalOptions
-
-    func validate() throws {
-        if parallel < 1 || parallel > 32 { throw ValidationError("--parallel must be between 1 and 32") }
-    }
 
     func run() throws {
         let data = dataDirectory.resolve()
@@ -44,7 +39,7 @@ struct MigrateReceiveCommand: ParsableCommand {
         let secret = try passphrase.resolve()
         let receiver = DeviceMigrationReceiver(
             dataDirectory: data, passphrase: secret,
-            options: .init(tempRoot: try MigrationTemp.folder(data), replaceExisting: replace, policy: TransferPolicy(parallelChunks: parallel)),
+            options: .init(tempRoot: try MigrationTemp.folder(data), replaceExisting: replace, policy: chunks.policy),
             relays: RelayAddress.resolver(override: relay))
         let display = TransferEventDisplay(options: global, label: "receive")
         let importTracker = ProgressTracker(label: "import")

@@ -32,16 +32,11 @@ struct MigrateSendCommand: ParsableCommand {
     @Flag(name: .long, help: "Send an archive above the 1 GiB soft limit, up to the 5 GiB hard limit.")
     var force = false
 
-    @Option(name: .customLong("parallel"), help: "Chunks uploaded at once.")
-    var parallel = 4
+    @OptionGroup var chunks: ParallelChunksOptions
 
     @OptionGroup var dataDirectory: DataDirectoryOptions
     @OptionGroup var passphrase: PassphraseOptions
     @OptionGroup var global: GlobalOptions
-
-    func validate() throws {
-        if parallel < 1 || parallel > 32 { throw ValidationError("--parallel must be between 1 and 32") }
-    }
 
     func run() throws {
         let data = dataDirectory.resolve()
@@ -52,7 +47,7 @@ struct MigrateSendCommand: ParsableCommand {
         let sender = DeviceMigrationSender(
             dataDirectory: data, passphrase: try passphrase.resolve(), relay: try RelayAddress.open(relay),
             options: .init(descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath), tempRoot: tempRoot,
-                           fresh: fresh, force: force, policy: TransferPolicy(parallelChunks: parallel)))
+                           fresh: fresh, force: force, policy: chunks.policy))
         let exportTracker = ProgressTracker(label: "export")
         let exportTicker = MigrationTemp.ExportTicker(global.json ? nil : global.startProgress(exportTracker))
         let display = TransferEventDisplay(options: global, label: "send")

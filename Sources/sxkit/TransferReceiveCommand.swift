@@ -24,20 +24,15 @@ struct TransferReceiveCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"))
     var relay: String?
 
-    @Option(name: .customLong("parallel"), help: "Chunks downloaded at once.")
-    var parallel = 4
+    @OptionGroup var chunks: ParallelChunksOptions
 
     @OptionGroup var temp: TransferTempOptions
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
-        if parallel < 1 || parallel > 32 { throw ValidationError("--parallel must be between 1 and 32") }
-    }
-
     func run() throws {
         let path = description
         let parsed = try FileDescription.load(path)
-        let receiver = TransferReceiver(options: .init(destination: output, tempRoot: try temp.resolve(), policy: TransferPolicy(parallelChunks: parallel)),
+        let receiver = TransferReceiver(options: .init(destination: output, tempRoot: try temp.resolve(), policy: chunks.policy),
                                         relays: RelayAddress.resolver(override: relay))
         let display = TransferEventDisplay(options: global, label: "receive")
         let (result, seconds) = try timed { try waitFor { try await receiver.receive(parsed, path: path, events: display.handler) } }

@@ -30,22 +30,20 @@ struct TransferSendCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Folder for the descriptions (default: the current folder).", valueName: "dir"))
     var output: String?
 
-    @Option(name: .customLong("parallel"), help: "Chunks uploaded at once.")
-    var parallel = 4
+    @OptionGroup var chunks: ParallelChunksOptions
 
     @OptionGroup var temp: TransferTempOptions
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         if recipients < 1 || recipients > 100 { throw ValidationError("--recipients must be between 1 and 100") }
-        if parallel < 1 || parallel > 32 { throw ValidationError("--parallel must be between 1 and 32") }
     }
 
     func run() throws {
         let relay = try RelayAddress.open(relay)
         let options = TransferSender.Options(recipients: recipients, force: force,
                                              descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath),
-                                             tempRoot: try temp.resolve(), policy: TransferPolicy(parallelChunks: parallel))
+                                             tempRoot: try temp.resolve(), policy: chunks.policy)
         let sender = TransferSender(relay: relay, options: options)
         let display = TransferEventDisplay(options: global, label: "send")
         let file = self.file

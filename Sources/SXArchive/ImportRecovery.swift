@@ -10,13 +10,9 @@ public struct ImportLeftovers: Sendable, Equatable, Codable {
 }
 
 public struct ImportRecoveryReport: Sendable, Equatable, Codable {
-    public enum Action: String, Sendable, Codable {
-        case none
-        /// The swap had begun: it was finished; the data directory is the archive's.
-        case rolledForward
-        /// Only the staging folder existed: it was deleted; the data directory is as it was.
-        case rolledBack
-    }
+    /// rolledForward: the swap had begun and was finished (the data directory is the archive's);
+    /// rolledBack: only the staging folder existed and was deleted (the data directory is as it was).
+    public typealias Action = RecoveryAction
     public var action: Action
     public var found: String
     public var done: String

@@ -15,14 +15,9 @@ public struct RekeyLeftovers: Sendable, Equatable, Codable {
 
 /// What `recover` found and did.
 public struct RekeyRecoveryReport: Sendable, Equatable, Codable {
-    public enum Action: String, Sendable, Codable {
-        /// Nothing was left over.
-        case none
-        /// The swap had begun: the remaining new copies were put in place.
-        case rolledForward
-        /// No database had been replaced: the new copies and backups were deleted.
-        case rolledBack
-    }
+    /// rolledForward: the swap had begun and the remaining new copies were put in place;
+    /// rolledBack: no database had been replaced, and the new copies and backups were deleted.
+    public typealias Action = RecoveryAction
     public var action: Action
     /// What was found, in one sentence.
     public var found: String

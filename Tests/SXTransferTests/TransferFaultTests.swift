@@ -84,6 +84,21 @@ struct TransferFaultTests {
         #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
     }
 
+    @Test("an interrupted send older than a day starts over: its first chunks may have expired on the relay")
+    func staleSendStartsOver() async throws {
+        let f = try TransferFixture()
+        let flaky = FaultyRelay(FolderRelay(root: f.relayRoot), failAfter: (.upload, 2))
+        await #expect(throws: RelayError.self) { try await f.sender(flaky).send(file: f.source) }
+        let statePath = Path.join(try f.sender(flaky).workFolder(for: f.source), "state.json")
+        var state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: statePath))) as? [String: Any])
+        state["started"] = Date().timeIntervalSince1970 - TransferSender.resumeWindow - 60
+        try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: statePath))
+        let log = EventLog()
+        let resumed = try await f.sender(FolderRelay(root: f.relayRoot)).send(file: f.source, events: log.handler)
+        #expect(resumed.chunksUploaded == resumed.chunks)
+        #expect(log.all.contains { if case .sndFileWarning(let w) = $0 { return w.contains("starts over") } else { return false } })
+    }
+
     @Test("a file rewritten between an interrupted send and its rerun (same size and time) is refused, then sent afresh")
     func sourceChangedBeforeResume() async throws {
         let f = try TransferFixture()

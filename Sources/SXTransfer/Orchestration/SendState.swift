@@ -17,6 +17,8 @@ struct SendState: Codable, Equatable {
     var source: String
     var sourceSize: Int64
     var sourceModified: Double
+    /// When the send began (seconds since 1970); nil in states written before it was recorded.
+    var started: Double?
     var relay: String
     var recipients: Int
     var fileName: String

@@ -38,6 +38,9 @@ public struct TransferSender: Sendable {
 
     public let relay: any ChunkRelay
     public let options: Options
+    /// An interrupted send older than this starts over instead of resuming: half the relays' default
+    /// expiry, so chunks uploaded by the first run are still there when the last one is sent.
+    public static let resumeWindow: TimeInterval = 24 * 3600
 
     public init(relay: any ChunkRelay, options: Options) {
         self.relay = relay
@@ -79,13 +82,20 @@ public struct TransferSender: Sendable {
             || s.sourceModified != modified {
             state = nil  // belongs to another version of the file: start over
         }
+        if let s = state, Date().timeIntervalSince1970 - (s.started ?? 0) > Self.resumeWindow {
+            // Its chunks may have expired on the relay (48 h by default), and a relay does not say
+            // which are gone until a recipient asks: sending everything again is the safe answer.
+            events(.sndFileWarning(warning: "the interrupted send of '\(file)' began over \(Int(Self.resumeWindow / 3600)) h ago; its chunks may have expired on the relay, so it starts over"))
+            state = nil
+        }
         if state == nil {
             // Key and nonce are kept from the start: encryption is deterministic for them, so a
             // resumed send re-encrypts and gets exactly the chunks it uploaded before.
             let header = try TransferFileHeader(name: Path.basename(file))
             let args = CryptoFileArgs.random()
             let plan = ChunkPlan(contentSize: size, header: header)
-            state = SendState(source: file, sourceSize: size, sourceModified: modified, relay: relay.address, recipients: options.recipients,
+            state = SendState(source: file, sourceSize: size, sourceModified: modified, started: Date().timeIntervalSince1970,
+                              relay: relay.address, recipients: options.recipients,
                               fileName: header.name, key: args.key.withUnsafeBytes { Base64URL.encode($0) }, nonce: Base64URL.encode(args.nonce),
                               fileDigest: nil, sizes: plan.sizes, chunks: plan.sizes.map { _ in SendState.Chunk() })
             try state!.save(statePath)

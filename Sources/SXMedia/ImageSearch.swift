@@ -310,6 +310,11 @@ struct Search {
             } else if let fit {
                 if fit.quality >= highest { break }
                 next = min(highest, fit.quality + max(1, Int((log(limit / fit.cost) / slope).rounded(.down))))
+                // From quality 90 up libvips keeps full-resolution chroma, and the bytes jump by half:
+                // a step across that edge from well below it would only learn that it misses.
+                if JPEGQuality.fullChromaFrom - 1 > fit.quality && format == .jpeg {
+                    next = min(next, JPEGQuality.fullChromaFrom - 1)
+                }
             } else if let miss {
                 if miss.quality <= lowest { break }
                 next = max(lowest, miss.quality - max(1, Int((log(miss.cost / limit) / slope).rounded(.up))))

@@ -8,10 +8,10 @@ import SXCore
 /// the budget with fewer pixels than would fit.
 ///
 /// Here the image is decoded once, with shrink-on-load, at about the size it will be sent at (a big
-/// input is first looked at a quarter of its size to learn that size), and kept in memory. Every
-/// question "how many bytes at this scale and quality?" is answered by encoding a quarter-area
-/// mosaic of tiles at that scale with fast baseline coding, scaled up by the pixel ratio and by the
-/// image's own progressive-to-baseline ratio (measured once). The search aims a little above the
+/// input is first looked at smaller to learn that size; a JPEG with libjpeg's DCT scaling, which is
+/// often kept), and kept in memory. Every question "how many bytes at this scale and quality?" is
+/// answered by encoding a quarter-area mosaic of tiles at that scale with fast baseline coding,
+/// scaled up by the pixel ratio and by the image's own progressive-to-baseline ratio (measured once). The search aims a little above the
 /// scale where quality 85 fits, then takes the highest quality predicted to fit. Exactly one
 /// full-size progressive, optimized encode follows; if it lands over the budget anyway, a bounded
 /// fallback encodes again lower. The output never exceeds the budget.

@@ -10,6 +10,9 @@ import Glibc
 /// block on a different grid and loses more than it gains. When the picture fits the budget at full
 /// size and at its own quality, that quality is the best choice.
 enum JPEGQuality {
+    /// libvips' jpegsave subsamples chroma 4:2:0 below this quality and keeps it whole from it on.
+    static let fullChromaFrom = 90
+
     /// The IJG (libjpeg) quality 1...100 whose scaled standard table equals the file's table 0 exactly,
     /// or nil: not a JPEG, no table before the scan, or tables from another encoder.
     static func estimate(path: String) -> Int? {

@@ -39,6 +39,16 @@ struct SizeSample {
         fraction = Double(tiles.count * tile * tile) / Double(width * height)
     }
 
+    private init(image: VipsImage, fraction: Double) {
+        self.image = image
+        self.fraction = fraction
+    }
+
+    /// The same sample with its pixels computed into memory, for encoding it more than once.
+    func materialized() throws -> SizeSample {
+        SizeSample(image: try ImageSource.materialize(image, operation: "sample"), fraction: fraction)
+    }
+
     /// The whole image's predicted encoded size, from the sample's.
     func predict(_ sampleBytes: Int) -> Double { Double(sampleBytes) / fraction }
 }

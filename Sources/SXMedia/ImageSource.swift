@@ -32,7 +32,7 @@ struct ImageSource {
         guard st.st_size > 0 else { throw ImageError(path: path, reason: .empty) }
 
         _ = VipsRuntime.started
-        guard let found = vips_foreign_find_load(path) else {
+        guard let found = vips_foreign_find_load(path) ?? Self.findWithOptionalModules(path) else {
             _ = VipsErrorLog.claim(subject: path)  // "not a known file format": said better by ImageError
             throw ImageError(path: path, reason: .notAnImage)
         }
@@ -46,6 +46,13 @@ struct ImageSource {
         }
         return ImageSource(path: path, bytes: Int64(st.st_size), width: header.width, height: header.height,
                            format: format, pages: max(1, Int(vips_image_get_n_pages(header.pointer))), bands: header.bands)
+    }
+
+    /// No built-in loader knows the file: perhaps an optional module's does (HEIC, AVIF, JPEG XL…).
+    private static func findWithOptionalModules(_ path: String) -> UnsafePointer<CChar>? {
+        guard VipsRuntime.loadOptionalModules() else { return nil }
+        _ = VipsErrorLog.claim(subject: path)  // the first try's "not a known file format"
+        return vips_foreign_find_load(path)
     }
 
     /// Decodes the first frame with shrink-on-load so its long side is at most `longSide`, upright

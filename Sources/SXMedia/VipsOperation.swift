@@ -152,7 +152,7 @@ public enum Vips {
         guard VipsRuntime.started else {
             throw VipsError.fromLibvips(name, fallback: "libvips could not be started (vips_init failed)")
         }
-        guard let created = vips_operation_new(name) else {
+        guard let created = vips_operation_new(name) ?? operationFromOptionalModules(name) else {
             throw VipsError.fromLibvips(name)
         }
         var operation = created
@@ -192,14 +192,24 @@ public enum Vips {
         try call(name, inputs).image("out")
     }
 
+    /// An operation that is not built in (heifsave_buffer, jxlload…) may come with an optional module.
+    private static func operationFromOptionalModules(_ name: String) -> UnsafeMutablePointer<CVips.VipsOperation>? {
+        guard VipsRuntime.loadOptionalModules() else { return nil }
+        VipsErrorLog.discard()  // "class not found" from the first try
+        return vips_operation_new(name)
+    }
+
     /// Opens encoded image bytes with whichever loader recognises them, reading only the header
     /// (libvips decodes pixels lazily). `format` is the loader's short name: "jpeg", "png", "webp", ….
     public static func load(_ bytes: [UInt8]) throws -> (image: VipsImage, format: String) {
         guard VipsRuntime.started else {
             throw VipsError.fromLibvips("load", fallback: "libvips could not be started (vips_init failed)")
         }
-        let found: UnsafePointer<CChar>? = bytes.withUnsafeBytes { raw in
-            vips_foreign_find_load_buffer(raw.baseAddress, raw.count)
+        let find = { bytes.withUnsafeBytes { raw in vips_foreign_find_load_buffer(raw.baseAddress, raw.count) } }
+        var found: UnsafePointer<CChar>? = find()
+        if found == nil, VipsRuntime.loadOptionalModules() {
+            VipsErrorLog.discard()
+            found = find()
         }
         guard let found else {
             throw VipsError.fromLibvips("load from buffer", fallback: "buffer is not in a known image format")

@@ -1,4 +1,5 @@
 import CVips
+import Foundation
 import SXCore
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +17,44 @@ public enum VipsRuntime {
         // bulk run held hundreds of MB of freed pixel buffers (measured: 505 MB peak for 100 photos;
         // 246 MB with two arenas, same speed). Two arenas: one per core of the machines we target.
         _ = mallopt(M_ARENA_MAX, 2)
+        // libvips loads its optional modules (HEIF/AVIF, JPEG XL, ImageMagick, PDF, OpenSlide) at
+        // start: about 17 ms of CPU in every process, which `image compress` of one JPEG pays for
+        // nothing. Pointing VIPSHOME at no folder for the start skips them; `loadOptionalModules`
+        // opens them when something needs them.
+        let folder = optionalModuleFolder
+        let original = getenv("VIPSHOME").map { String(cString: $0) }
+        if folder != nil { setenv("VIPSHOME", "/dev/null", 1) }
+        defer {
+            if let original { setenv("VIPSHOME", original, 1) } else { unsetenv("VIPSHOME") }
+        }
         return vips_init("sxkit") == 0
+    }()
+
+    /// Where libvips keeps its optional modules ("/usr/lib/x86_64-linux-gnu/vips-modules-8.14"),
+    /// worked out the way libvips itself does, before `started` changes VIPSHOME.
+    private static let optionalModuleFolder: String? = {
+        guard let libdir = vips_guess_libdir("sxkit", "VIPSHOME") else { return nil }
+        return "\(String(cString: libdir))/vips-modules-\(vips_version(0)).\(vips_version(1))"
+    }()
+
+    /// Opens libvips' optional modules, once: the first input no built-in loader recognises, the
+    /// first operation that is not built in, or the list of what can be read. True when any opened.
+    @discardableResult
+    public static func loadOptionalModules() -> Bool { optionalModulesLoaded }
+
+    private static let optionalModulesLoaded: Bool = {
+        guard started, let folder = optionalModuleFolder,
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
+        var opened = false
+        for name in names.sorted() where name.hasSuffix(".so") {
+            // What libvips does with them: opening runs the module's g_module_check_init, which
+            // registers its loaders and savers; modules are never unloaded.
+            guard let module = g_module_open(Path.join(folder, name), GModuleFlags(rawValue: G_MODULE_BIND_LAZY.rawValue | G_MODULE_BIND_LOCAL.rawValue)) else { continue }
+            g_module_make_resident(module)
+            opened = true
+        }
+        VipsErrorLog.discard()  // a module that cannot load says why; the file it was needed for says more
+        return opened
     }()
 
     /// "8.14.1".
@@ -24,7 +62,7 @@ public enum VipsRuntime {
 
     /// Input formats this libvips can decode, by loader name, in a fixed order.
     public static var supportedInputs: [String] {
-        _ = started
+        loadOptionalModules()
         let loaders: [(String, String)] = [
             ("jpeg", "jpegload"), ("png", "pngload"), ("webp", "webpload"), ("gif", "gifload"),
             ("tiff", "tiffload"), ("heif/heic/avif", "heifload"), ("jxl", "jxlload"),

@@ -30,6 +30,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.file("out/in/notes.jpg")))
     }
 
+    /// libvips' optional modules are opened only when needed: a fresh process given an AVIF must
+    /// still find the HEIF loader (and a JPEG-only run never opens them).
+    @Test(.enabled(if: VipsRuntime.supportedInputs.contains("heif/heic/avif")))
+    func anAVIFIsReadThroughTheOptionalModuleOpenedOnDemand() throws {
+        let dir = try TempFolder()
+        let picture = try Vips.load(try SyntheticImage.jpeg(width: 900, height: 600, seed: 8)).image
+        let avif = try dir.write("photo.avif", try Vips.call("heifsave_buffer", ["in": .image(picture)]).bytes())
+        let r = try CLI.run(["image", "compress", avif, "-o", dir.file("out"), "--json", "-q"])
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(r.stdout.contains("\"inputFormat\":\"heif\""), "\(r.stdout)")
+        #expect(try SyntheticImage.header(of: try dir.read("out/photo.jpg")).format == "jpeg")
+    }
+
     @Test func jsonHasOneRecordPerImageAndASummary() throws {
         let dir = try TempFolder()
         let a = try dir.write("a.jpg", try SyntheticImage.jpeg(width: 1600, height: 1200, seed: 4))

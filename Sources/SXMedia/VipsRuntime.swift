@@ -30,11 +30,18 @@ public enum VipsRuntime {
         return vips_init("sxkit") == 0
     }()
 
-    /// Where libvips keeps its optional modules ("/usr/lib/x86_64-linux-gnu/vips-modules-8.14"),
-    /// worked out the way libvips itself does, before `started` changes VIPSHOME.
+    /// Where libvips keeps its optional modules: `vips-modules-8.14` beside the libvips library this
+    /// process loaded (found in /proc/self/maps; libvips' own `vips_guess_libdir` would cache its
+    /// answer and so defeat the VIPSHOME trick). Nil when there is no such folder: then libvips
+    /// loads whatever it finds at start, as usual.
     private static let optionalModuleFolder: String? = {
-        guard let libdir = vips_guess_libdir("sxkit", "VIPSHOME") else { return nil }
-        return "\(String(cString: libdir))/vips-modules-\(vips_version(0)).\(vips_version(1))"
+        // Read to the end: procfs files claim a size of 0.
+        guard let bytes = try? FileBytes.read("/proc/self/maps", limit: 16 << 20), let maps = String(validating: bytes, as: UTF8.self),
+              let line = maps.split(separator: "\n").first(where: { $0.contains("/libvips.so") }),
+              let slash = line.firstIndex(of: "/") else { return nil }
+        let folder = Path.join(Path.parent(String(line[slash...])), "vips-modules-\(vips_version(0)).\(vips_version(1))")
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue ? folder : nil
     }()
 
     /// Opens libvips' optional modules, once: the first input no built-in loader recognises, the

@@ -12,6 +12,17 @@ struct ImageSearchTests {
         let sample = try SizeSample(of: picture)
         #expect(sample.fraction > 0.2 && sample.fraction < 0.3, "fraction \(sample.fraction)")
         #expect(sample.image.width * sample.image.height < picture.width * picture.height / 3)
+        // Tile (i, j) of the mosaic is tile (2i, 2j) of the picture, pixel for pixel.
+        let tile = SizeSample.tile
+        for (i, j) in [(0, 0), (1, 2), (5, 8)] {
+            func cut(_ image: VipsImage, _ row: Int, _ column: Int) throws -> VipsImage {
+                try Vips.image("extract_area", ["input": .image(image), "left": .int(column * tile), "top": .int(row * tile),
+                                                "width": .int(tile), "height": .int(tile)])
+            }
+            let difference = try Vips.image("subtract", ["left": .image(try cut(sample.image, i, j)), "right": .image(try cut(picture, 2 * i, 2 * j))])
+            let magnitude = try Vips.image("abs", ["in": .image(difference)])
+            #expect(try Vips.call("max", ["in": .image(magnitude)]).double("out") == 0, "tile (\(i), \(j))")
+        }
         for quality in [60, 85, 95] {
             let whole = try Vips.call("jpegsave_buffer", ["in": .image(picture), "Q": .int(quality)]).bytes().count
             let part = try Vips.call("jpegsave_buffer", ["in": .image(sample.image), "Q": .int(quality)]).bytes().count

@@ -84,6 +84,41 @@ struct TransferFaultTests {
         #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
     }
 
+    @Test("the send's steps are logged one line each: a line cut short by a kill is ignored, a foreign one refused")
+    func sendStateLog() async throws {
+        let f = try TransferFixture()
+        let flaky = FaultyRelay(FolderRelay(root: f.relayRoot), failAfter: (.upload, 2))
+        await #expect(throws: RelayError.self) { try await f.sender(flaky).send(file: f.source) }
+        let statePath = Path.join(try f.sender(flaky).workFolder(for: f.source), "state.json")
+        let logPath = SendStateStore.logPath(statePath)
+        let logged = try String(contentsOfFile: logPath, encoding: .utf8)
+        // Created and uploaded: chunks 1 and 2; the third was created, its upload failed.
+        #expect(logged.split(separator: "\n").count >= 5, "\(logged)")
+        let state = try #require(try SendState.load(statePath))
+        #expect(state.chunks.filter(\.uploaded).count == 2)
+        #expect(state.chunks.filter { $0.senderId != nil }.count >= 3)
+
+        // A kill in the middle of the next line's write: the torn step is ignored.
+        let log = try #require(FileHandle(forWritingAtPath: logPath))
+        log.seekToEndOfFile()
+        log.write(Data(#"{"chunk":4,"uploa"#.utf8))
+        try log.close()
+        #expect(try SendState.load(statePath)?.chunks == state.chunks)
+
+        // A complete line that is not a step of this send is an error, not a guess.
+        try Data((logged + #"{"chunk":99,"uploaded":true}"# + "\n").utf8).write(to: URL(fileURLWithPath: logPath))
+        #expect(throws: TransferError.self) { try SendState.load(statePath) }
+
+        // Back to the torn log: the rerun resumes from it, sends the 3 chunks left, and folds the log in.
+        try Data((logged + #"{"chunk":4,"uploa"#).utf8).write(to: URL(fileURLWithPath: logPath))
+        let counting = FaultyRelay(FolderRelay(root: f.relayRoot))
+        let resumed = try await f.sender(counting).send(file: f.source)
+        #expect(resumed.chunksUploaded == 3 && counting.count(.upload) == 3)
+        #expect(!FileManager.default.fileExists(atPath: logPath))
+        let got = try await f.receiver(FolderRelay(root: f.relayRoot)).receive(try FileDescription.load(resumed.recipientDescriptions[0]), path: "d")
+        #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
+    }
+
     @Test("an interrupted send older than a day starts over: its first chunks may have expired on the relay")
     func staleSendStartsOver() async throws {
         let f = try TransferFixture()

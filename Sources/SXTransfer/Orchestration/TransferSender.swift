@@ -88,7 +88,8 @@ public struct TransferSender: Sendable {
             events(.sndFileWarning(warning: "the interrupted send of '\(file)' began over \(Int(Self.resumeWindow / 3600)) h ago; its chunks may have expired on the relay, so it starts over"))
             state = nil
         }
-        if state == nil {
+        let fresh = state == nil
+        if fresh {
             // Key and nonce are kept from the start: encryption is deterministic for them, so a
             // resumed send re-encrypts and gets exactly the chunks it uploaded before.
             let header = try TransferFileHeader(name: Path.basename(file))
@@ -98,9 +99,8 @@ public struct TransferSender: Sendable {
                               relay: relay.address, recipients: options.recipients,
                               fileName: header.name, key: args.key.withUnsafeBytes { Base64URL.encode($0) }, nonce: Base64URL.encode(args.nonce),
                               fileDigest: nil, sizes: plan.sizes, chunks: plan.sizes.map { _ in SendState.Chunk() })
-            try state!.save(statePath)
         }
-        let store = SendStateStore(state!, path: statePath)
+        let store = try SendStateStore(state!, path: statePath, fresh: fresh)
         let total = state!.sizes.reduce(0, +)
         events(.sndFileStart(fileName: state!.fileName, fileSize: size, encryptedSize: total, chunks: state!.sizes.count))
 
@@ -194,17 +194,14 @@ public struct TransferSender: Sendable {
             let request = ChunkCreateRequest(size: Int64(item.bytes.count), digest: item.digest, senderKey: SodiumRuntime.randomBytes(count: 32),
                                              recipientKeys: (0..<recipients).map { _ in SodiumRuntime.randomBytes(count: 32) })
             let created = try await policy.withRetries("create", warn: warn) { try await relay.create(request) }
-            try await store.update {
-                $0.chunks[i].digest = Base64URL.encode(item.digest)
-                $0.chunks[i].senderId = created.sender.id
-                $0.chunks[i].senderKey = Base64URL.encode(created.sender.key)
-                $0.chunks[i].recipients = created.recipients.map { [$0.id, Base64URL.encode($0.key)] }
-            }
+            try await store.record(SendStep(chunk: i, digest: Base64URL.encode(item.digest), senderId: created.sender.id,
+                                            senderKey: Base64URL.encode(created.sender.key),
+                                            recipients: created.recipients.map { [$0.id, Base64URL.encode($0.key)] }))
             chunk = await store.state.chunks[i]
         }
         let sender = ChunkReplica(id: chunk.senderId!, key: Base64URL.decode(chunk.senderKey!)!)
         try await policy.withRetries("upload", warn: warn) { try await relay.upload(sender, bytes: item.bytes) }
-        try await store.update { $0.chunks[i].uploaded = true }
+        try await store.record(SendStep(chunk: i, uploaded: true))
     }
 
     private func writeDescriptions(_ state: SendState, file: String) throws -> (String, [String]) {

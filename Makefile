@@ -10,7 +10,7 @@ bootstrap:
 	@scripts/bootstrap
 
 build: bootstrap
-	$(SWIFT) build -c release --product sxkit
+	SWIFT=$(SWIFT) scripts/build-release sxkit
 
 build-debug: bootstrap
 	$(SWIFT) build --build-tests

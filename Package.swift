@@ -3,6 +3,9 @@ import PackageDescription
 
 /// Swift 6 language mode everywhere; warnings are errors so that "zero warnings" is enforced, not hoped for.
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+/// LLVM's linker for the executables: release builds link the Swift libraries in statically
+/// (scripts/build-release), and GNU ld echoes a mktemp warning from inside the toolchain's Foundation archive.
+let lld: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"])]
 
 let package = Package(
     name: "sxkit",
@@ -65,7 +68,8 @@ let package = Package(
                 "SXRelayHTTP", "SXRelayServer", "SXDeviceMigration", "SXCare", "SXChatFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: lld
         ),
 
         // bench/relay-http's client: times HTTPChunkRelay uploads and downloads (not a product).
@@ -73,7 +77,8 @@ let package = Package(
             name: "RelayBench",
             dependencies: ["SXCore", "SXCrypto", "SXTransfer", "SXRelayHTTP"],
             path: "bench/RelayBench",
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: lld
         ),
 
         // Shared test helpers, including the relay conformance checks every ChunkRelay runs.

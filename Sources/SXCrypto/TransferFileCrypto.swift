@@ -54,11 +54,15 @@ public enum TransferFileCrypto {
     /// into `output`, checking the layout, the padding and, at the end, the tag. On any failure `output`
     /// is aborted, so its temp file — the only place plaintext ever was — is gone and nothing is
     /// published. Returns the header; the caller commits `output`.
+    ///
+    /// `consumingSegments`: each segment is deleted as soon as it has been read, so the plaintext
+    /// reuses its disk space and its page-cache pages at once (a 1 GiB receive peaks at 1 GiB of
+    /// chunks, not 2 GiB in all). After a failure here the deleted segments have to be fetched again.
     public static func decrypt(segments: [String], encryptedSize: Int64, args: CryptoFileArgs, to output: AtomicFileWriter,
-                               progress: ProgressTracker? = nil) throws -> TransferFileHeader {
+                               consumingSegments: Bool = false, progress: ProgressTracker? = nil) throws -> TransferFileHeader {
         let name = segments.last ?? "<no chunks>"
         do {
-            var reader = try SegmentReader(segments)
+            var reader = try SegmentReader(segments, consuming: consumingSegments)
             defer { reader.close() }
             guard reader.totalSize == encryptedSize, encryptedSize >= overhead + 2 else {
                 throw TransferFileError.wrongEncryptedSize(path: name, expected: encryptedSize, actual: reader.totalSize)
@@ -217,8 +221,11 @@ private struct SegmentReader {
     private var fds: [(fd: Int32, path: String)] = []
     private var index = 0
     private(set) var totalSize: Int64 = 0
+    /// Delete each segment once it has been read to its end.
+    private let consuming: Bool
 
-    init(_ paths: [String]) throws {
+    init(_ paths: [String], consuming: Bool = false) throws {
+        self.consuming = consuming
         do {
             for path in paths {
                 let (fd, size) = try CryptoFile.openRegular(path)
@@ -238,12 +245,15 @@ private struct SegmentReader {
             guard index < fds.count else { throw CryptoFileError.changedWhileReading(path: fds.last?.path ?? "<no chunks>") }
             let n = try POSIXFile.read(fds[index].fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), path: fds[index].path)
             done += n
-            if done < buffer.count { index += 1 }
+            if n == 0 {  // this segment is read to its end
+                if consuming { unlink(fds[index].path); Glibc.close(fds[index].fd); fds[index].fd = -1 }
+                index += 1
+            }
         }
     }
 
     mutating func close() {
-        for entry in fds { Glibc.close(entry.fd) }
+        for entry in fds where entry.fd >= 0 { Glibc.close(entry.fd) }
         fds = []
     }
 }

@@ -80,6 +80,15 @@ struct TransferVectorTests {
         try writer.commit()
         #expect(decoded == header)
         #expect(try temp.read("out") == content)
+        #expect(segments.allSatisfy { FileManager.default.fileExists(atPath: $0) })
+
+        // As a receiver decrypts: each chunk is deleted once read, and the plaintext is the same.
+        let consuming = try AtomicFileWriter(destination: temp.file("out2"))
+        #expect(try TransferFileCrypto.decrypt(segments: segments, encryptedSize: c.enc_size, args: args, to: consuming,
+                                               consumingSegments: true) == header)
+        try consuming.commit()
+        #expect(try temp.read("out2") == content)
+        #expect(segments.dropLast().allSatisfy { !FileManager.default.fileExists(atPath: $0) })
     }
 
     /// Encrypts a vector's content and returns the encrypted bytes, for the failure tests.

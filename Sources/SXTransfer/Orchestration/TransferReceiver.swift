@@ -113,7 +113,9 @@ public struct TransferReceiver: Sendable {
 
         // Decrypt into a temp file in the destination folder; publish only after the tag checked.
         let writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o644)
-        let header = try TransferFileCrypto.decrypt(segments: segments, encryptedSize: description.size, args: args, to: writer)
+        // The chunks go as they are decrypted: the plaintext takes over their disk space and pages.
+        let header = try TransferFileCrypto.decrypt(segments: segments, encryptedSize: description.size, args: args, to: writer,
+                                                    consumingSegments: true)
         let final = try fixedName.map { Path.join(folder, $0) } ?? Path.join(folder, Self.safeName(header.name))
         do {
             try writer.finishWriting(flush: true)

@@ -18,6 +18,14 @@ public final class AtomicFileWriter: @unchecked Sendable {
     public private(set) var bytesWritten: Int64 = 0
     private var fd: Int32
     private var finished = false
+    /// For a big file written once and not read back soon. Every `flushBehindWindow` bytes the
+    /// kernel is told the file's older pages are not needed (posix_fadvise DONTNEED): that starts
+    /// writing the newest window to disk without waiting, and drops the window before it, written
+    /// by then. So `finishWriting(flush: true)` waits for the last window or two instead of the whole
+    /// file (a 1 GiB receive: about 1 s less), and the file does not crowd the page cache.
+    public var flushBehind = false
+    public static let flushBehindWindow: Int64 = 8 << 20
+    private var advisedUpTo: Int64 = 0
 
     /// - Parameter mode: permission bits of the new file (0600 for anything holding secrets).
     public init(destination: String, mode: mode_t = 0o644) throws {
@@ -45,6 +53,12 @@ public final class AtomicFileWriter: @unchecked Sendable {
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         try POSIXFile.writeAll(fd, bytes, path: destination)
         bytesWritten += Int64(bytes.count)
+        if flushBehind && bytesWritten - advisedUpTo >= Self.flushBehindWindow {
+            // The window before the last one is written back by now: it is dropped; the last one starts.
+            let from = max(0, advisedUpTo - Self.flushBehindWindow)
+            _ = posix_fadvise(fd, off_t(from), off_t(bytesWritten - from), POSIX_FADV_DONTNEED)
+            advisedUpTo = bytesWritten
+        }
     }
 
     public func write(_ bytes: [UInt8]) throws {

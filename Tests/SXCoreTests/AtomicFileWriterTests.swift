@@ -24,6 +24,24 @@ struct AtomicFileWriterTests {
         #expect(!FileManager.default.fileExists(atPath: writer.tempPath))
     }
 
+    @Test("flush-behind (dropping older pages while writing) keeps every byte, across window edges and odd pieces")
+    func flushBehindKeepsEveryByte() throws {
+        let tmp = try TempFolder()
+        let writer = try AtomicFileWriter(destination: tmp.root + "/big")
+        writer.flushBehind = true
+        let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
+        let content = [UInt8](random.readData(ofLength: Int(AtomicFileWriter.flushBehindWindow) * 3 + 12_345))
+        var at = 0, piece = 1
+        while at < content.count {  // pieces of growing odd sizes, so window edges fall inside writes
+            let end = min(content.count, at + piece)
+            try content[at..<end].withUnsafeBytes { try writer.write($0) }
+            at = end
+            piece = piece * 3 + 1
+        }
+        try writer.commit()
+        #expect(try tmp.read("big") == content)
+    }
+
     @Test func commitCreatesANewFile() throws {
         let tmp = try TempFolder()
         let path = tmp.root + "/fresh"

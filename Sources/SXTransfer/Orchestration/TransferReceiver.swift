@@ -113,6 +113,7 @@ public struct TransferReceiver: Sendable {
 
         // Decrypt into a temp file in the destination folder; publish only after the tag checked.
         let writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o644)
+        writer.flushBehind = true
         // The chunks go as they are decrypted: the plaintext takes over their disk space and pages.
         let header = try TransferFileCrypto.decrypt(segments: segments, encryptedSize: description.size, args: args, to: writer,
                                                     consumingSegments: true)

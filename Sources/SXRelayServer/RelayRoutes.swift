@@ -86,6 +86,9 @@ struct RelayRoutes: Sendable {
         let store = self.store
         try await NIOThreadPool.singleton.runIfActive {
             guard fdatasync(fd) == 0 else { throw StoreFailure.io("cannot flush the chunk to disk") }
+            // On disk now: its page-cache copy is let go, so the next uploads reuse those pages
+            // instead of taking fresh ones (a recipient downloads hours later, from the disk anyway).
+            _ = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
             try store.commitUpload(id: id, tempPath: tempPath)
         }
         published = true

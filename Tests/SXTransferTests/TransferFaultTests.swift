@@ -13,6 +13,20 @@ struct TransferFaultTests {
         return (sent, try FileDescription.load(sent.recipientDescriptions[0]))
     }
 
+    /// A send that the relay cuts off after `uploads` uploads; returns the path of the state it left.
+    func interruptedSend(_ f: TransferFixture, after uploads: Int) async throws -> String {
+        let flaky = FaultyRelay(FolderRelay(root: f.relayRoot), failAfter: (.upload, uploads))
+        await #expect(throws: RelayError.self) { try await f.sender(flaky).send(file: f.source) }
+        return Path.join(try f.sender(flaky).workFolder(for: f.source), "state.json")
+    }
+
+    /// What the first recipient of `sent` gets from the folder relay.
+    func receivedContent(_ f: TransferFixture, _ sent: TransferSender.Result) async throws -> [UInt8] {
+        let description = try FileDescription.load(sent.recipientDescriptions[0])
+        let got = try await f.receiver(FolderRelay(root: f.relayRoot)).receive(description, path: "d")
+        return try f.temp.read("inbox/" + Path.basename(got.path))
+    }
+
     /// Nothing in the inbox, not even a temp file.
     func expectNothingPlaced(_ f: TransferFixture) throws {
         #expect(try f.inbox().isEmpty)
@@ -79,17 +93,13 @@ struct TransferFaultTests {
         #expect(resumed.chunks == 5)
         #expect(resumed.chunksUploaded == 3)
         #expect(counting.count(.upload) == 3)
-        let description = try FileDescription.load(resumed.recipientDescriptions[0])
-        let got = try await f.receiver(FolderRelay(root: f.relayRoot)).receive(description, path: "d")
-        #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
+        #expect(try await receivedContent(f, resumed) == f.content)
     }
 
     @Test("the send's steps are logged one line each: a line cut short by a kill is ignored, a foreign one refused")
     func sendStateLog() async throws {
         let f = try TransferFixture()
-        let flaky = FaultyRelay(FolderRelay(root: f.relayRoot), failAfter: (.upload, 2))
-        await #expect(throws: RelayError.self) { try await f.sender(flaky).send(file: f.source) }
-        let statePath = Path.join(try f.sender(flaky).workFolder(for: f.source), "state.json")
+        let statePath = try await interruptedSend(f, after: 2)
         let logPath = SendStateStore.logPath(statePath)
         let logged = try String(contentsOfFile: logPath, encoding: .utf8)
         // Created and uploaded: chunks 1 and 2; the third was created, its upload failed.
@@ -115,16 +125,13 @@ struct TransferFaultTests {
         let resumed = try await f.sender(counting).send(file: f.source)
         #expect(resumed.chunksUploaded == 3 && counting.count(.upload) == 3)
         #expect(!FileManager.default.fileExists(atPath: logPath))
-        let got = try await f.receiver(FolderRelay(root: f.relayRoot)).receive(try FileDescription.load(resumed.recipientDescriptions[0]), path: "d")
-        #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
+        #expect(try await receivedContent(f, resumed) == f.content)
     }
 
     @Test("an interrupted send older than a day starts over: its first chunks may have expired on the relay")
     func staleSendStartsOver() async throws {
         let f = try TransferFixture()
-        let flaky = FaultyRelay(FolderRelay(root: f.relayRoot), failAfter: (.upload, 2))
-        await #expect(throws: RelayError.self) { try await f.sender(flaky).send(file: f.source) }
-        let statePath = Path.join(try f.sender(flaky).workFolder(for: f.source), "state.json")
+        let statePath = try await interruptedSend(f, after: 2)
         var state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: statePath))) as? [String: Any])
         state["started"] = Date().timeIntervalSince1970 - TransferSender.resumeWindow - 60
         try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: statePath))
@@ -137,8 +144,7 @@ struct TransferFaultTests {
     @Test("a file rewritten between an interrupted send and its rerun (same size and time) is refused, then sent afresh")
     func sourceChangedBeforeResume() async throws {
         let f = try TransferFixture()
-        let flaky = FaultyRelay(FolderRelay(root: f.relayRoot), failAfter: (.upload, 1))
-        await #expect(throws: RelayError.self) { try await f.sender(flaky).send(file: f.source) }
+        _ = try await interruptedSend(f, after: 1)
         // Same size, same modification time, other bytes in the second chunk: only the digests tell.
         let before = try POSIXFile.status(f.source)
         var changed = f.content
@@ -150,8 +156,7 @@ struct TransferFaultTests {
         // The refused run dropped its state: the next one starts over with a new key and sends it all.
         let fresh = try await f.sender(FolderRelay(root: f.relayRoot)).send(file: f.source)
         #expect(fresh.chunksUploaded == fresh.chunks)
-        let got = try await f.receiver(FolderRelay(root: f.relayRoot)).receive(try FileDescription.load(fresh.recipientDescriptions[0]), path: "d")
-        #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == changed)
+        #expect(try await receivedContent(f, fresh) == changed)
     }
 
     @Test("the relay folder disappears in the middle of a send; back again, the rerun completes")

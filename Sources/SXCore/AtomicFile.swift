@@ -19,9 +19,9 @@ public final class AtomicFileWriter: @unchecked Sendable {
     private var fd: Int32
     private var finished = false
     /// For a big file written once and not read back soon. Every `flushBehindWindow` bytes the
-    /// kernel is told the file's older pages are not needed (posix_fadvise DONTNEED): that starts
-    /// writing the newest window to disk without waiting, and drops the window before it, written
-    /// by then. So `finishWriting(flush: true)` waits for the last window or two instead of the whole
+    /// kernel is told the file's older pages are not needed (`POSIXFile.adviseNotNeeded`): that
+    /// starts writing the newest window to disk without waiting, and drops the window before it,
+    /// written by then. So `finishWriting(flush: true)` waits for the last window or two instead of the whole
     /// file (a 1 GiB receive: about 1 s less), and the file does not crowd the page cache: once
     /// flushed, none of its pages are kept.
     public var flushBehind = false
@@ -57,7 +57,7 @@ public final class AtomicFileWriter: @unchecked Sendable {
         if flushBehind && bytesWritten - advisedUpTo >= Self.flushBehindWindow {
             // The window before the last one is written back by now: it is dropped; the last one starts.
             let from = max(0, advisedUpTo - Self.flushBehindWindow)
-            _ = posix_fadvise(fd, off_t(from), off_t(bytesWritten - from), POSIX_FADV_DONTNEED)
+            POSIXFile.adviseNotNeeded(fd, from: from, length: bytesWritten - from)
             advisedUpTo = bytesWritten
         }
     }
@@ -80,7 +80,7 @@ public final class AtomicFileWriter: @unchecked Sendable {
             if flush {
                 try POSIXFile.fsync(fd, path: destination)
                 // On disk now: the rest of its pages go too, for the next writes to reuse.
-                if flushBehind { _ = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) }
+                if flushBehind { POSIXFile.adviseNotNeeded(fd) }
             }
         } catch {
             abort()

@@ -88,7 +88,7 @@ struct RelayRoutes: Sendable {
             guard fdatasync(fd) == 0 else { throw StoreFailure.io("cannot flush the chunk to disk") }
             // On disk now: its page-cache copy is let go, so the next uploads reuse those pages
             // instead of taking fresh ones (a recipient downloads hours later, from the disk anyway).
-            _ = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)
+            POSIXFile.adviseNotNeeded(fd)
             try store.commitUpload(id: id, tempPath: tempPath)
         }
         published = true

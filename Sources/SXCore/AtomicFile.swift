@@ -18,15 +18,20 @@ public final class AtomicFileWriter: @unchecked Sendable {
     public private(set) var bytesWritten: Int64 = 0
     private var fd: Int32
     private var finished = false
-    /// For a big file written once and not read back soon. Every `flushBehindWindow` bytes the
-    /// kernel is told the file's older pages are not needed (`POSIXFile.adviseNotNeeded`): that
-    /// starts writing the newest window to disk without waiting, and drops the window before it,
-    /// written by then. So `finishWriting(flush: true)` waits for the last window or two instead of the whole
-    /// file (a 1 GiB receive: about 1 s less), and the file does not crowd the page cache: once
-    /// flushed, none of its pages are kept.
-    public var flushBehind = false
+    /// For a big file written once and not read back soon (a received file, a relay's chunk): written
+    /// around the page cache (O_DIRECT, see `POSIXFile.writeAllDirect`) in `directBlock`-sized writes,
+    /// so it takes no page-cache pages at all (1 GiB: 0.06 s of system time instead of 1.4–1.8 s on a VM
+    /// that hands idle memory back to its host) and the closing fsync has nothing left to write.
+    /// Where the file system refuses O_DIRECT the file is flushed behind instead: every
+    /// `flushBehindWindow` bytes the kernel is told the older pages are not needed
+    /// (`POSIXFile.adviseNotNeeded`), which starts writing the newest window and drops the one before.
+    public var bypassPageCache = false
+    public static let directBlock = 4 << 20
     public static let flushBehindWindow: Int64 = 8 << 20
     private var advisedUpTo: Int64 = 0
+    /// Bytes waiting for a whole aligned block (O_DIRECT on); nil until the first write decides.
+    private var staging: AlignedBuffer?
+    private var directDecided = false
 
     /// - Parameter mode: permission bits of the new file (0600 for anything holding secrets).
     public init(destination: String, mode: mode_t = 0o644) throws {
@@ -52,14 +57,22 @@ public final class AtomicFileWriter: @unchecked Sendable {
     public var descriptor: Int32 { fd }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
-        try POSIXFile.writeAll(fd, bytes, path: destination)
-        bytesWritten += Int64(bytes.count)
-        if flushBehind && bytesWritten - advisedUpTo >= Self.flushBehindWindow {
-            // The window before the last one is written back by now: it is dropped; the last one starts.
-            let from = max(0, advisedUpTo - Self.flushBehindWindow)
-            POSIXFile.adviseNotNeeded(fd, from: from, length: bytesWritten - from)
-            advisedUpTo = bytesWritten
+        if bypassPageCache && !directDecided {
+            directDecided = true
+            if POSIXFile.setDirect(fd, true) { staging = AlignedBuffer(capacity: Self.directBlock) }
         }
+        if let staging {
+            try staging.append(bytes) { try POSIXFile.writeAllDirect(fd, $0, path: destination) }
+        } else {
+            try POSIXFile.writeAll(fd, bytes, path: destination)
+            if bypassPageCache && bytesWritten + Int64(bytes.count) - advisedUpTo >= Self.flushBehindWindow {
+                // The window before the last one is written back by now: it is dropped; the last one starts.
+                let from = max(0, advisedUpTo - Self.flushBehindWindow)
+                POSIXFile.adviseNotNeeded(fd, from: from, length: bytesWritten + Int64(bytes.count) - from)
+                advisedUpTo = bytesWritten + Int64(bytes.count)
+            }
+        }
+        bytesWritten += Int64(bytes.count)
     }
 
     public func write(_ bytes: [UInt8]) throws {
@@ -77,10 +90,16 @@ public final class AtomicFileWriter: @unchecked Sendable {
     public func finishWriting(flush: Bool) throws {
         precondition(!finished && fd >= 0, "finishWriting twice")
         do {
+            // The last, partial block (its unaligned tail through the page cache).
+            if let staging, staging.count > 0 {
+                try POSIXFile.writeAllDirect(fd, staging.bytes, path: destination)
+                staging.removeAll()
+            }
+            staging = nil
             if flush {
                 try POSIXFile.fsync(fd, path: destination)
                 // On disk now: the rest of its pages go too, for the next writes to reuse.
-                if flushBehind { POSIXFile.adviseNotNeeded(fd) }
+                if bypassPageCache { POSIXFile.adviseNotNeeded(fd) }
             }
         } catch {
             abort()

@@ -30,8 +30,12 @@ public protocol StreamingDigest {
 extension StreamingDigest {
     /// The digest of `bytes` in one go.
     public static func of(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.withUnsafeBytes { of($0) }
+    }
+
+    public static func of(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var digest = Self()
-        bytes.withUnsafeBytes { digest.update($0) }
+        digest.update(bytes)
         return digest.finish()
     }
 }

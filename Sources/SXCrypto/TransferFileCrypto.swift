@@ -62,47 +62,36 @@ public enum TransferFileCrypto {
                                consumingSegments: Bool = false, progress: ProgressTracker? = nil) throws -> TransferFileHeader {
         let name = segments.last ?? "<no chunks>"
         do {
-            var reader = try SegmentReader(segments, consuming: consumingSegments)
+            let reader = try SegmentReader(segments, consuming: consumingSegments)
             defer { reader.close() }
             guard reader.totalSize == encryptedSize, encryptedSize >= overhead + 2 else {
                 throw TransferFileError.wrongEncryptedSize(path: name, expected: encryptedSize, actual: reader.totalSize)
             }
             var cipher = XSalsa20Poly1305Stream(args: args)
-            // Plaintext goes to `output` on a thread of its own, a few buffers behind the cipher
-            // (reading, decrypting and writing each cost about the same here).
+            // Three stages, each on its own thread, a few buffers apart: reading the chunks (around the
+            // page cache, at the disk's speed), decrypting (here), and writing the plaintext.
             let behind = PlaintextWriter(parser: PlaintextParser(bodyLength: encryptedSize - Int64(tagLength), path: name), output: output)
-            let depth = 4, bufferSize = 1 << 20
-            let pool = UnsafeMutableRawBufferPointer.allocate(byteCount: depth * bufferSize, alignment: 64)
-            let queue = DispatchQueue(label: "sxkit.transfer.write-behind")
-            let free = DispatchSemaphore(value: depth)
+            let ring = ReadAhead(reader: reader, bodyLength: encryptedSize - Int64(tagLength))
+            let writing = DispatchQueue(label: "sxkit.transfer.write-behind")
             defer {
-                queue.sync {}  // drain before the buffers go away
-                Wipe.bytes(pool)
-                pool.deallocate()
+                ring.stop()
+                writing.sync {}  // drain before the buffers go away
+                ring.release()
             }
-            var remaining = encryptedSize - Int64(tagLength)
-            var slot = 0
-            while remaining > 0 {
-                free.wait()
-                if let failure = behind.writeFailure { free.signal(); throw failure }
-                let want = Int(min(remaining, Int64(bufferSize)))
-                let slice = UnsafeMutableRawBufferPointer(rebasing: pool[(slot * bufferSize)..<(slot * bufferSize + want)])
-                do { try reader.readExactly(into: slice) } catch { free.signal(); throw error }
-                cipher.open(slice)
-                let shared = SharedSlice(bytes: UnsafeRawBufferPointer(slice))
-                queue.async {
+            ring.start()
+            while let slot = try ring.next() {
+                if let failure = behind.writeFailure { throw failure }
+                cipher.open(slot)
+                let shared = SharedSlice(bytes: UnsafeRawBufferPointer(slot))
+                writing.async {
                     behind.consume(shared.bytes)
                     progress?.addBytes(Int64(shared.bytes.count))
-                    free.signal()
+                    ring.recycle()
                 }
-                remaining -= Int64(want)
-                slot = (slot + 1) % depth
             }
-            queue.sync {}
+            writing.sync {}
             if let failure = behind.writeFailure { throw failure }
-            var tag = [UInt8](repeating: 0, count: tagLength)
-            try tag.withUnsafeMutableBytes { try reader.readExactly(into: $0) }
-            guard cipher.verify(tag) else { throw TransferFileError.invalidAuthTag(path: name) }
+            guard cipher.verify(try ring.tag()) else { throw TransferFileError.invalidAuthTag(path: name) }
             return try behind.finish()
         } catch {
             output.abort()
@@ -216,8 +205,90 @@ private struct PlaintextParser {
     }
 }
 
-/// Reads several files as one stream, front to back.
-private struct SegmentReader {
+/// Reads ahead of the decryption on a thread of its own: fills `depth` page-aligned buffers in turn
+/// with the body (everything but the tag), then reads the tag. The decryption takes the buffers in
+/// order (`next`) and the plaintext writer hands each back (`recycle`) once written.
+private final class ReadAhead: @unchecked Sendable {
+    static let depth = 8
+    static let bufferSize = 1 << 20
+
+    private let reader: SegmentReader
+    private let bodyLength: Int64
+    private let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: depth * bufferSize, alignment: POSIXFile.directAlignment)
+    private let free = DispatchSemaphore(value: depth)
+    private let filled = DispatchSemaphore(value: 0)
+    private let done = DispatchGroup()
+    private let stopped = Atomic<Bool>(false)
+    /// Written by the reading thread before it signals `filled`, read after waiting on it.
+    private var lengths = [Int](repeating: 0, count: depth)
+    private var failure: (any Error)?
+    private var tagBytes = [UInt8](repeating: 0, count: TransferFileCrypto.tagLength)
+    private var taken = 0
+
+    init(reader: SegmentReader, bodyLength: Int64) {
+        self.reader = reader
+        self.bodyLength = bodyLength
+    }
+
+    func start() {
+        DispatchQueue.global().async(group: done) { [self] in
+            var remaining = bodyLength
+            var slot = 0
+            do {
+                while remaining > 0 {
+                    free.wait()
+                    if stopped.load(ordering: .acquiring) { return }
+                    let want = Int(min(remaining, Int64(Self.bufferSize)))
+                    try reader.readExactly(into: UnsafeMutableRawBufferPointer(rebasing: memory[(slot * Self.bufferSize)..<(slot * Self.bufferSize + want)]))
+                    lengths[slot] = want
+                    remaining -= Int64(want)
+                    slot = (slot + 1) % Self.depth
+                    filled.signal()
+                }
+                try tagBytes.withUnsafeMutableBytes { try reader.readExactly(into: $0) }
+            } catch {
+                failure = error
+            }
+            filled.signal()  // the end: no more buffers, or a failure
+        }
+    }
+
+    /// The next filled buffer in order, nil after the last one; throws what reading failed with.
+    func next() throws -> UnsafeMutableRawBufferPointer? {
+        filled.wait()
+        let slot = taken % Self.depth
+        if let failure { throw failure }
+        guard Int64(taken) * Int64(Self.bufferSize) < bodyLength else { return nil }
+        taken += 1
+        return UnsafeMutableRawBufferPointer(rebasing: memory[(slot * Self.bufferSize)..<(slot * Self.bufferSize + lengths[slot])])
+    }
+
+    /// The tag, after `next` returned nil.
+    func tag() throws -> [UInt8] {
+        if let failure { throw failure }
+        return tagBytes
+    }
+
+    /// A buffer is written: the reader may fill it again.
+    func recycle() { free.signal() }
+
+    /// Makes the reading thread stop at its next buffer.
+    func stop() {
+        stopped.store(true, ordering: .releasing)
+        free.signal()
+    }
+
+    /// After `stop` and after the writer drained: waits for the reading thread, then wipes and frees.
+    func release() {
+        done.wait()
+        Wipe.bytes(memory)
+        memory.deallocate()
+    }
+}
+
+/// Reads several files as one stream, front to back, around the page cache where the file system
+/// allows it (the chunks were written that way, and each is read once).
+private final class SegmentReader: @unchecked Sendable {
     private var fds: [(fd: Int32, path: String)] = []
     private var index = 0
     private(set) var totalSize: Int64 = 0
@@ -229,7 +300,7 @@ private struct SegmentReader {
         do {
             for path in paths {
                 let (fd, size) = try CryptoFile.openRegular(path)
-                POSIXFile.adviseSequential(fd)
+                if !POSIXFile.setDirect(fd, true) { POSIXFile.adviseSequential(fd) }
                 fds.append((fd, path))
                 totalSize += size
             }
@@ -239,11 +310,11 @@ private struct SegmentReader {
         }
     }
 
-    mutating func readExactly(into buffer: UnsafeMutableRawBufferPointer) throws {
+    func readExactly(into buffer: UnsafeMutableRawBufferPointer) throws {
         var done = 0
         while done < buffer.count {
             guard index < fds.count else { throw CryptoFileError.changedWhileReading(path: fds.last?.path ?? "<no chunks>") }
-            let n = try POSIXFile.read(fds[index].fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), path: fds[index].path)
+            let n = try POSIXFile.readDirect(fds[index].fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), path: fds[index].path)
             done += n
             if n == 0 {  // this segment is read to its end
                 if consuming { unlink(fds[index].path); Glibc.close(fds[index].fd); fds[index].fd = -1 }
@@ -252,7 +323,7 @@ private struct SegmentReader {
         }
     }
 
-    mutating func close() {
+    func close() {
         for entry in fds where entry.fd >= 0 { Glibc.close(entry.fd) }
         fds = []
     }

@@ -12,8 +12,8 @@ import Glibc
 ///
 /// One HTTPClient (with its connection pool) per instance; call `shutdown()` when done (or use
 /// `HTTPChunkRelay.with(url:)`, which does) to wait for it to close; dropping the last reference
-/// closes it in the background. Bodies are streamed both ways in 256 KiB buffers, so
-/// memory per request in flight stays at a few buffers however big the chunk.
+/// closes it in the background. Uploads are streamed in 256 KiB buffers; a download lands in the
+/// caller's buffer (a chunk is at most 4 MiB), so memory per request in flight stays bounded.
 ///
 /// Failures: an HTTP answer becomes the matching RelayError; anything that kept the exchange from
 /// completing (connection refused or reset, timeouts) becomes `.unavailable`, which callers retry.
@@ -133,7 +133,7 @@ public final class HTTPChunkRelay: ChunkRelay {
         }
     }
 
-    public func download(_ recipient: ChunkReplica, to destination: String) async throws {
+    public func download(_ recipient: ChunkReplica, into buffer: AlignedBuffer) async throws {
         let http = try request(for: recipient, method: .GET)
         let response: HTTPClientResponse
         do { response = try await client.execute(http, timeout: TimeAmount(timeouts.request)) } catch { throw transportFailure(error) }
@@ -141,11 +141,17 @@ public final class HTTPChunkRelay: ChunkRelay {
             let body = try? await response.body.collect(upTo: Self.maxAnswer)
             throw failure(status: Int(response.status.code), body: body, id: recipient.id, size: 0)
         }
-        let fd = try POSIXFile.open(destination, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
-        defer { close(fd) }
+        if let length = response.headers.first(name: "Content-Length").flatMap(Int64.init), length > Int64(buffer.capacity) {
+            throw RelayError.sizeRejected(relay: address, id: recipient.id, size: length, limit: Int64(buffer.capacity))
+        }
+        buffer.removeAll()
         do {
-            for try await buffer in response.body {
-                try buffer.withUnsafeReadableBytes { try POSIXFile.writeAll(fd, $0, path: destination) }
+            for try await piece in response.body {
+                let fits = piece.withUnsafeReadableBytes { buffer.append($0) }
+                guard fits else {
+                    throw RelayError.sizeRejected(relay: address, id: recipient.id, size: Int64(buffer.count + piece.readableBytes),
+                                                  limit: Int64(buffer.capacity))
+                }
             }
         } catch {
             throw transportFailure(error)

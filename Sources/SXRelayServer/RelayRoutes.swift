@@ -13,7 +13,9 @@ import Glibc
 struct RelayRoutes: Sendable {
     let store: ChunkStore
     /// Bytes read from disk per response buffer, and the most a create body may hold.
-    static let readBufferSize = 256 * 1024
+    static let readBufferSize = 1 << 20
+    /// Bytes of an upload collected before each write to disk.
+    static let uploadBlock = 1 << 20
     static let maxCreateBody = 64 * 1024
 
     func register(on router: Router<BasicRequestContext>) {
@@ -66,6 +68,15 @@ struct RelayRoutes: Sendable {
             close(fd)
             if !published { unlink(tempPath) }
         }
+        // The chunk goes to disk around the page cache (see POSIXFile.writeAllDirect), a block at a
+        // time: a relay takes in far more than it could keep in memory, and writes it only once.
+        POSIXFile.setDirect(fd, true)
+        let block = AlignedBuffer(capacity: Self.uploadBlock)
+        let writeBlock = { (bytes: UnsafeRawBufferPointer) throws in
+            do { try POSIXFile.writeAllDirect(fd, bytes, path: tempPath) } catch let error as FileSystemError {
+                throw error.isNoSpace ? StoreFailure.full : StoreFailure.io(error.description)
+            }
+        }
         // Every received byte goes through it (SXCrypto's: the CPU's SHA extensions).
         var digest = SHA256Digest()
         var received: Int64 = 0
@@ -74,20 +85,19 @@ struct RelayRoutes: Sendable {
             guard received <= record.size else { throw StoreFailure.sizeMismatch(declared: record.size) }
             try buffer.withUnsafeReadableBytes { bytes in
                 digest.update(bytes)
-                do { try POSIXFile.writeAll(fd, bytes, path: tempPath) } catch let error as FileSystemError {
-                    throw error.isNoSpace ? StoreFailure.full : StoreFailure.io(error.description)
-                }
+                try block.append(bytes, flushingWhenFull: writeBlock)
             }
         }
         guard received == record.size else { throw StoreFailure.sizeMismatch(declared: record.size) }
         guard Base64URL.encode(digest.finish()) == record.digest else { throw StoreFailure.digestMismatch }
+        try writeBlock(block.bytes)
         // Flushing and publishing block for disk round trips (the data, then the folder): on NIO's
         // blocking-I/O pool, not on one of the few threads that run every request.
         let store = self.store
         try await NIOThreadPool.singleton.runIfActive {
             guard fdatasync(fd) == 0 else { throw StoreFailure.io("cannot flush the chunk to disk") }
-            // On disk now: its page-cache copy is let go, so the next uploads reuse those pages
-            // instead of taking fresh ones (a recipient downloads hours later, from the disk anyway).
+            // On disk now: any page-cache copy (a tail, or a file system without O_DIRECT) is let go,
+            // so the next uploads reuse those pages (a recipient downloads hours later, from the disk anyway).
             POSIXFile.adviseNotNeeded(fd)
             try store.commitUpload(id: id, tempPath: tempPath)
         }
@@ -99,18 +109,23 @@ struct RelayRoutes: Sendable {
         let (fd, size) = try store.openForDownload(id: id, key: try bearerKey(request))
         let body = ResponseBody(contentLength: Int(size)) { writer in
             defer { close(fd) }
-            var offset: Int64 = 0
-            while offset < size {
-                let want = Int(min(Int64(Self.readBufferSize), size - offset))
-                var buffer = ByteBufferAllocator().buffer(capacity: want)
-                let got = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: want) { space in
-                    try POSIXFile.pread(fd, into: UnsafeMutableRawBufferPointer(rebasing: space[0..<want]),
-                                        at: offset, path: "chunk \(id)")
+            // Read around the page cache: the chunk was written that way and is sent once; the
+            // aligned block is copied into each response buffer.
+            POSIXFile.setDirect(fd, true)
+            let block = AlignedBuffer(capacity: Self.readBufferSize)
+            var sent: Int64 = 0
+            while sent < size {
+                block.removeAll()
+                let want = Int(min(Int64(Self.readBufferSize), size - sent))
+                let got = try block.withUnusedCapacity { space in
+                    try POSIXFile.readDirect(fd, into: UnsafeMutableRawBufferPointer(rebasing: space[0..<want]), path: "chunk \(id)")
                 }
                 // The file never shrinks (commits are renames), so a short read means it is damaged:
                 // end the response early and let the client see a truncated body.
                 guard got == want else { throw StoreFailure.io("chunk \(id) is shorter than recorded") }
-                offset += Int64(got)
+                sent += Int64(got)
+                var buffer = ByteBufferAllocator().buffer(capacity: got)
+                buffer.writeBytes(block.bytes)
                 try await writer.write(buffer)
             }
             try await writer.finish(nil)

@@ -24,11 +24,12 @@ struct AtomicFileWriterTests {
         #expect(!FileManager.default.fileExists(atPath: writer.tempPath))
     }
 
-    @Test("flush-behind (dropping older pages while writing) keeps every byte, across window edges and odd pieces")
-    func flushBehindKeepsEveryByte() throws {
-        let tmp = try TempFolder()
+    @Test("bypassing the page cache (O_DIRECT blocks, or flush-behind where refused) keeps every byte, across block edges and odd pieces",
+          arguments: ["/var/tmp", "/dev/shm"])
+    func bypassingThePageCacheKeepsEveryByte(base: String) throws {
+        let tmp = try TempFolder("sxkit-direct", in: base)
         let writer = try AtomicFileWriter(destination: tmp.root + "/big")
-        writer.flushBehind = true
+        writer.bypassPageCache = true
         let random = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
         let content = [UInt8](random.readData(ofLength: Int(AtomicFileWriter.flushBehindWindow) * 3 + 12_345))
         var at = 0, piece = 1

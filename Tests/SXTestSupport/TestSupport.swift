@@ -1,11 +1,12 @@
 import Foundation
 
-/// A fresh folder under the system temp folder, removed when the value is released.
+/// A fresh folder under the system temp folder (or under `base`), removed when the value is released.
 public final class TempFolder: @unchecked Sendable {
     public let path: String
 
-    public init(_ label: String = "sxkit-test") throws {
-        var template = Array(((NSTemporaryDirectory() as NSString).standardizingPath + "/" + label + ".XXXXXX").utf8CString)
+    public init(_ label: String = "sxkit-test", in base: String? = nil) throws {
+        let parent = base ?? (NSTemporaryDirectory() as NSString).standardizingPath
+        var template = Array((parent + "/" + label + ".XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw CocoaError(.fileWriteUnknown)
         }

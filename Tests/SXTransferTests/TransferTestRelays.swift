@@ -49,14 +49,12 @@ final class FaultyRelay: ChunkRelay {
         try await inner.upload(sender, bytes: bytes)
     }
 
-    func download(_ recipient: ChunkReplica, to destination: String) async throws {
+    func download(_ recipient: ChunkReplica, into buffer: AlignedBuffer) async throws {
         try begin(.download)
-        try await inner.download(recipient, to: destination)
+        try await inner.download(recipient, into: buffer)
         let corrupt = corruptDownloads.withLock { n in defer { n = max(0, n - 1) }; return n > 0 }
         if corrupt {
-            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: destination)))
-            bytes[bytes.count / 2] ^= 0xFF
-            try Data(bytes).write(to: URL(fileURLWithPath: destination))
+            buffer.withMutableBytes { $0[$0.count / 2] ^= 0xFF }
         }
     }
 

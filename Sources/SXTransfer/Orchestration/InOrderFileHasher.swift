@@ -1,4 +1,5 @@
 import Dispatch
+import SXCore
 import Synchronization
 import SXCrypto
 
@@ -6,30 +7,43 @@ import SXCrypto
 /// arrive in any order, and each is fed to the digest as soon as every chunk before it is here. The
 /// hashing runs on a thread of its own, so when the last chunk lands the digest is nearly done
 /// instead of needing a second pass over the file.
+///
+/// A chunk comes either in memory, just downloaded (then its buffer goes back to `pool` once hashed),
+/// or as a file already on disk from an interrupted run (then it is read back).
 final class InOrderFileHasher: Sendable {
     private struct Progress {
         var next = 0
-        var ready: Set<Int> = []
+        var ready: [Int: AlignedBuffer?] = [:]
     }
 
     private let segments: [String]
+    private let pool: ChunkBufferPool?
     private let queue = DispatchQueue(label: "sxkit.transfer.file-digest")
     private let progress = Mutex(Progress())
     /// Touched only on `queue`.
     private let state = HashState()
 
-    init(segments: [String]) {
+    init(segments: [String], pool: ChunkBufferPool? = nil) {
         self.segments = segments
+        self.pool = pool
     }
 
-    /// Chunk `index` is complete and verified on disk.
-    func ready(_ index: Int) {
+    /// Chunk `index` is complete and verified: its bytes are in `buffer`, or on disk when nil.
+    func ready(_ index: Int, buffer: AlignedBuffer? = nil) {
         // Enqueued under the lock: two chunks landing at once must not enqueue their runs out of order.
         progress.withLock { p in
-            p.ready.insert(index)
-            while p.ready.remove(p.next) != nil {
+            p.ready[index] = .some(buffer)
+            while let entry = p.ready.removeValue(forKey: p.next) {
                 let path = segments[p.next]
-                queue.async { [state] in state.add(path) }
+                let work = HashWork(buffer: entry, path: path)
+                queue.async { [state, pool] in
+                    if let buffer = work.buffer {
+                        state.add(buffer.bytes)
+                        pool?.give(buffer)
+                    } else {
+                        state.add(work.path)
+                    }
+                }
                 p.next += 1
             }
         }
@@ -41,9 +55,19 @@ final class InOrderFileHasher: Sendable {
     }
 }
 
+private struct HashWork: Sendable {
+    let buffer: AlignedBuffer?
+    let path: String
+}
+
 private final class HashState: @unchecked Sendable {
     private var digest = SHA512Digest()
     private var failure: (any Error)?
+
+    func add(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil else { return }
+        digest.update(bytes)
+    }
 
     func add(_ path: String) {
         guard failure == nil else { return }

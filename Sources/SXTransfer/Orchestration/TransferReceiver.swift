@@ -70,38 +70,57 @@ public struct TransferReceiver: Sendable {
         // Resume: chunks already here and matching their digest are kept.
         var have: [Int] = []
         for (i, chunk) in description.chunks.enumerated() where Self.matches(chunkPath(i), chunk) { have.append(i) }
-        let fileDigest = InOrderFileHasher(segments: description.chunks.indices.map(chunkPath))
+        // Downloaded chunks wait in memory until the file digest has taken them in order: one buffer
+        // more than downloads in flight, so the digest can work on one while all downloads go on.
+        let largest = description.chunks.map(\.size).max() ?? 0
+        let pool = ChunkBufferPool(count: options.policy.parallelChunks + 1, capacity: Int(largest))
+        let fileDigest = InOrderFileHasher(segments: description.chunks.indices.map(chunkPath), pool: pool)
         for i in have { fileDigest.ready(i) }
-        let received = Atomic<Int64>(have.reduce(Int64(0)) { $0 + description.chunks[$1].size })
-        if !have.isEmpty { events(.rcvFileProgressXFTP(receivedSize: received.load(ordering: .relaxed), totalSize: description.size)) }
-        let downloads = Atomic<Int>(0)
+        let counts = ReceiveCounts(received: have.reduce(Int64(0)) { $0 + description.chunks[$1].size })
+        if !have.isEmpty { events(.rcvFileProgressXFTP(receivedSize: counts.received.load(ordering: .relaxed), totalSize: description.size)) }
         let relays = self.relays
         let policy = options.policy
         let missing = description.chunks.indices.filter { !have.contains($0) }
-        try await policy.forEachChunk(missing) { i in
-            let chunk = description.chunks[i]
-            let target = chunkPath(i)
-            let part = target + ".part"
-            let warn: @Sendable (String) -> Void = { events(.rcvFileWarning(warning: "chunk \(i + 1): " + $0)) }
-            var verified = false
-            // A chunk that fails its digest is fetched once more (from the next replica when there is one).
-            for attempt in 0..<2 where !verified {
-                let replica = chunk.replicas[attempt % chunk.replicas.count]
-                let relay = try relays(replica.relay)
-                try await policy.withRetries("download", warn: warn) { try await relay.download(replica.replica, to: part) }
-                downloads.add(1, ordering: .relaxed)
-                verified = Self.matches(part, chunk)
-                if !verified && attempt == 0 { warn("its SHA-256 does not match; fetching it again") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            var running = 0
+            for i in missing {
+                if running == policy.parallelChunks {
+                    try await group.next()
+                    running -= 1
+                }
+                // Taken here, in chunk order, never inside the tasks: see ChunkBufferPool.
+                let buffer = await pool.take()
+                running += 1
+                group.addTask {
+                    var handedOver = false
+                    defer { if !handedOver { pool.give(buffer) } }
+                    let chunk = description.chunks[i]
+                    let warn: @Sendable (String) -> Void = { events(.rcvFileWarning(warning: "chunk \(i + 1): " + $0)) }
+                    var verified = false
+                    // A chunk that fails its digest is fetched once more (from the next replica when there is one).
+                    for attempt in 0..<2 where !verified {
+                        let replica = chunk.replicas[attempt % chunk.replicas.count]
+                        let relay = try relays(replica.relay)
+                        try await policy.withRetries("download", warn: warn) { try await relay.download(replica.replica, into: buffer) }
+                        counts.downloads.add(1, ordering: .relaxed)
+                        verified = try await offloaded { Self.matches(buffer, chunk) }
+                        if !verified && attempt == 0 { warn("its SHA-256 does not match; fetching it again") }
+                    }
+                    guard verified else { throw TransferError.chunkDigestMismatch(chunk: chunk.number, relay: chunk.replicas[0].relay) }
+                    // Kept on disk for a resumed run and for the decryption, around the page cache.
+                    let target = chunkPath(i)
+                    try await offloaded {
+                        try POSIXFile.writeFileDirect(target + ".part", buffer.bytes)
+                        guard rename(target + ".part", target) == 0 else { throw FileSystemError("rename", path: target + ".part") }
+                    }
+                    handedOver = true
+                    fileDigest.ready(i, buffer: buffer)
+                    let now = counts.received.add(chunk.size, ordering: .relaxed).newValue
+                    events(.rcvFileProgressXFTP(receivedSize: now, totalSize: description.size))
+                    CrashPoint.reach("transfer-receive-downloaded-chunk")
+                }
             }
-            guard verified else {
-                unlink(part)
-                throw TransferError.chunkDigestMismatch(chunk: chunk.number, relay: chunk.replicas[0].relay)
-            }
-            guard rename(part, target) == 0 else { throw FileSystemError("rename", path: part) }
-            fileDigest.ready(i)
-            let now = received.add(chunk.size, ordering: .relaxed).newValue
-            events(.rcvFileProgressXFTP(receivedSize: now, totalSize: description.size))
-            CrashPoint.reach("transfer-receive-downloaded-chunk")
+            try await group.waitForAll()
         }
 
         // The whole file's SHA-512 (computed while downloading) before any decryption.
@@ -113,8 +132,8 @@ public struct TransferReceiver: Sendable {
 
         // Decrypt into a temp file in the destination folder; publish only after the tag checked.
         let writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o644)
-        writer.flushBehind = true
-        // The chunks go as they are decrypted: the plaintext takes over their disk space and pages.
+        writer.bypassPageCache = true
+        // The chunks go as they are decrypted: the plaintext takes over their disk space.
         let header = try TransferFileCrypto.decrypt(segments: segments, encryptedSize: description.size, args: args, to: writer,
                                                     consumingSegments: true)
         let final = try fixedName.map { Path.join(folder, $0) } ?? Path.join(folder, Self.safeName(header.name))
@@ -133,7 +152,7 @@ public struct TransferReceiver: Sendable {
         let size = try Int64(POSIXFile.status(final).st_size)
         try? FileManager.default.removeItem(atPath: work)
         events(.rcvFileComplete(path: final, fileName: header.name, fileSize: size))
-        return Result(path: final, fileName: header.name, fileSize: size, chunksDownloaded: downloads.load(ordering: .relaxed))
+        return Result(path: final, fileName: header.name, fileSize: size, chunksDownloaded: counts.downloads.load(ordering: .relaxed))
     }
 
     /// The destination folder, and the file name when a file path was given.
@@ -154,6 +173,10 @@ public struct TransferReceiver: Sendable {
         return name
     }
 
+    static func matches(_ buffer: AlignedBuffer, _ chunk: FileDescription.Chunk) -> Bool {
+        Int64(buffer.count) == chunk.size && ConstantTime.equal(SHA256Digest.of(buffer.bytes), chunk.digest)
+    }
+
     static func matches(_ path: String, _ chunk: FileDescription.Chunk) -> Bool {
         guard let st = POSIXFile.linkStatus(path), Int64(st.st_size) == chunk.size else { return false }
         var sha = SHA256Digest()
@@ -172,4 +195,11 @@ public struct TransferReceiver: Sendable {
             buffer.withUnsafeBytes { update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
         }
     }
+}
+
+/// Bytes here (for progress) and chunks downloaded by this run, shared by the download tasks.
+private final class ReceiveCounts: Sendable {
+    let received: Atomic<Int64>
+    let downloads = Atomic<Int>(0)
+    init(received: Int64) { self.received = Atomic(received) }
 }

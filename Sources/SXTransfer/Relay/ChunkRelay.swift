@@ -106,10 +106,22 @@ public protocol ChunkRelay: Sendable {
     /// 4 MiB, and only a few are in flight).
     func upload(_ sender: ChunkReplica, bytes: [UInt8]) async throws
 
-    /// Writes the chunk's bytes to `destination` (created or truncated; streamed). The caller verifies
-    /// the digest; a relay may also verify before sending.
-    func download(_ recipient: ChunkReplica, to destination: String) async throws
+    /// Reads the chunk's bytes into `buffer` (emptied first). A chunk bigger than the buffer's
+    /// capacity is refused (`sizeRejected`). The caller verifies the digest; a relay may also verify
+    /// before sending. The bytes arrive in memory so that the receiver can hash them there and write
+    /// them around the page cache, instead of reading every chunk back from disk for each digest.
+    func download(_ recipient: ChunkReplica, into buffer: AlignedBuffer) async throws
 
     /// Removes the chunk for every recipient. Deleting a chunk that is already gone succeeds.
     func delete(_ sender: ChunkReplica) async throws
+}
+
+extension ChunkRelay {
+    /// Writes the chunk's bytes to `destination` (created or truncated, mode 0600, not flushed), for a
+    /// chunk of at most the largest size relays accept.
+    public func download(_ recipient: ChunkReplica, to destination: String) async throws {
+        let buffer = AlignedBuffer(capacity: Int(ChunkPlan.serverChunkSizes.last!))
+        try await download(recipient, into: buffer)
+        try POSIXFile.writeFileDirect(destination, buffer.bytes)
+    }
 }

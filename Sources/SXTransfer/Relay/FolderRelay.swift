@@ -81,8 +81,8 @@ public struct FolderRelay: ChunkRelay {
         }
     }
 
-    public func download(_ recipient: ChunkReplica, to destination: String) async throws {
-        try await Self.offload { try downloadNow(recipient, to: destination) }
+    public func download(_ recipient: ChunkReplica, into buffer: AlignedBuffer) async throws {
+        try await Self.offload { try downloadNow(recipient, into: buffer) }
     }
 
     /// Copying and fsyncing chunks blocks; it runs on a dispatch thread, not on one of the few
@@ -108,7 +108,7 @@ public struct FolderRelay: ChunkRelay {
         let destination = dataPath(sender.id)
         if let st = POSIXFile.linkStatus(destination), Int64(st.st_size) == record.size { return }  // complete already
         let writer = try relayCall { try AtomicFileWriter(destination: destination, mode: 0o600) }
-        writer.flushBehind = true  // a recipient reads it later, on another machine or from the disk anyway
+        writer.bypassPageCache = true  // a recipient reads it later, on another machine or from the disk anyway
         var digest = SHA256Digest()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var done: Int64 = 0
@@ -132,7 +132,7 @@ public struct FolderRelay: ChunkRelay {
         }
     }
 
-    private func downloadNow(_ recipient: ChunkReplica, to destination: String) throws {
+    private func downloadNow(_ recipient: ChunkReplica, into buffer: AlignedBuffer) throws {
         try checkMounted()
         guard let link: RecipientLink = try readJSON(linkPath(recipient.id)) else {
             throw RelayError.chunkNotFound(relay: address, id: recipient.id)
@@ -144,14 +144,12 @@ public struct FolderRelay: ChunkRelay {
             throw RelayError.chunkNotFound(relay: address, id: recipient.id)
         }
         let source = dataPath(link.chunk)
-        guard POSIXFile.linkStatus(source) != nil else { throw RelayError.chunkNotFound(relay: address, id: recipient.id) }
-        try relayCall {
-            let input = try POSIXFile.open(source, flags: O_RDONLY)
-            defer { close(input) }
-            let output = try POSIXFile.open(destination, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
-            defer { close(output) }
-            try POSIXFile.copyAll(from: input, path: source, to: output, path: destination)
+        guard let st = POSIXFile.linkStatus(source) else { throw RelayError.chunkNotFound(relay: address, id: recipient.id) }
+        guard Int64(st.st_size) <= Int64(buffer.capacity) else {
+            throw RelayError.sizeRejected(relay: address, id: recipient.id, size: Int64(st.st_size), limit: Int64(buffer.capacity))
         }
+        // Around the page cache: the chunk was written that way, and is read once.
+        try relayCall { try POSIXFile.readFileDirect(source, into: buffer) }
     }
 
     public func delete(_ sender: ChunkReplica) async throws {

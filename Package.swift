@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // libjpeg-turbo (libvips' own JPEG codec) for the final encode's progressive scan script.
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "SXCore", swiftSettings: strict),
@@ -35,7 +37,7 @@ let package = Package(
         .target(name: "SXCrypto", dependencies: ["SXCore", "CSodium", "CLibCrypto"], swiftSettings: strict),
         .target(name: "SXDatabase", dependencies: ["SXCore", "CSQLCipher"], swiftSettings: strict),
         .target(name: "SXArchive", dependencies: ["SXCore", "SXDatabase", "CArchive"], swiftSettings: strict),
-        .target(name: "SXMedia", dependencies: ["SXCore", "CVips"], swiftSettings: strict),
+        .target(name: "SXMedia", dependencies: ["SXCore", "CVips", "CJPEG"], swiftSettings: strict),
         // Chunk plans, transfer-file encryption, file descriptions, relays and send/receive.
         .target(name: "SXTransfer", dependencies: ["SXCore", "SXCrypto", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
         // Moving a whole profile to another machine: archive export + transfer, transfer + archive import.

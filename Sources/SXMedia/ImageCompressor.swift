@@ -11,16 +11,15 @@ import SXCore
 /// input is first looked at smaller to learn that size; a JPEG with libjpeg's DCT scaling, which is
 /// often kept), and kept in memory. Every question "how many bytes at this scale and quality?" is
 /// answered by encoding a quarter-area mosaic of tiles at that scale with fast baseline coding,
-/// scaled up by the pixel ratio and by the image's own progressive-to-baseline ratio (measured once, on a sparser mosaic for big pictures). The search aims a little above the
+/// scaled up by the pixel ratio and by the image's own progressive-to-baseline ratio (measured once). The search aims a little above the
 /// scale where quality 85 fits, then takes the highest quality predicted to fit. Exactly one
 /// full-size progressive, optimized encode follows; if it lands over the budget anyway, a bounded
 /// fallback encodes again lower. The output never exceeds the budget.
 public enum ImageCompressor {
     /// Never encode a long side below this; an image that does not fit there is refused.
     public static let minimumLongSide = 64
-    /// Encodes spent on one image at most: sample encodes (a big picture's calibration takes two),
-    /// the final encode and any fallbacks.
-    public static let maximumEncodes = 13
+    /// Encodes spent on one image at most: sample encodes, the final encode and any fallbacks.
+    public static let maximumEncodes = 12
     /// Full-size encodes at most: the final one and the bounded fallbacks after it.
     public static let maximumFullEncodes = 4
 

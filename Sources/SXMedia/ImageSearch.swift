@@ -349,36 +349,14 @@ struct Search {
         }
         let fast = try encode(sample.image, quality: quality, final: false, strip: true)
         if calibration == nil {
-            calibration = try calibrate(image, quality: quality, sample: sample, fast: fast.count)
+            let final = try encode(sample.image, quality: quality, final: true, strip: true)
+            calibration = Double(final.count) / Double(max(1, fast.count))
         }
         let bytes = sample.predict(fast.count) * calibration!
         let cost = Double(options.cost(Int(bytes.rounded(.up)), format: format))
         predicted.append((image, quality, cost))
         return cost
     }
-
-    /// This image's final-settings bytes ÷ fast-settings bytes at `quality`. A big picture is measured
-    /// on a sparser mosaic than the predictions' (a sixteenth of its pixels, in 64-pixel tiles so that
-    /// they still cover all of it): the ratio depends on the kind of content far more than on how much
-    /// of it is encoded, and the progressive encode it takes costs three times a fast one (on the
-    /// bench's 4 MP photos 10 ms → 3 ms; on its noise 30 → 9 ms). A small one uses the sample itself.
-    private mutating func calibrate(_ image: VipsImage, quality: Int, sample: SizeSample, fast: Int) throws -> Double {
-        if image.width * image.height >= Self.sparseCalibrationFrom {
-            let sparse = try SizeSample(of: image, tile: Self.calibrationTile, stride: 4)
-            if sparse.fraction < 1 {
-                let fastSparse = try encode(sparse.image, quality: quality, final: false, strip: true)
-                let finalSparse = try encode(sparse.image, quality: quality, final: true, strip: true)
-                return Double(finalSparse.count) / Double(max(1, fastSparse.count))
-            }
-        }
-        let final = try encode(sample.image, quality: quality, final: true, strip: true)
-        return Double(final.count) / Double(max(1, fast))
-    }
-
-    /// Pictures from this many pixels on calibrate on a sparse mosaic (see `calibrate`); its sixteenth
-    /// is then at least 150,000 pixels.
-    static let sparseCalibrationFrom = 2_400_000
-    static let calibrationTile = 128
 
     // MARK: The output
 
@@ -466,15 +444,17 @@ struct Search {
                          width: image.width, height: image.height, format: format, quality: quality)
     }
 
-    /// One encode to memory. `final`: the output's settings (progressive, optimized Huffman tables;
-    /// PNG with zlib level 6, or 9 to save a shrink). Otherwise fast settings for samples: baseline JPEG with the standard
-    /// tables (about 2.5× faster), PNG with zlib level 1.
+    /// One encode to memory. `final`: the output's settings (progressive, optimized Huffman tables,
+    /// through `ProgressiveJPEG` unless metadata is kept; PNG with zlib level 6, or 9 to save a
+    /// shrink). Otherwise fast settings for samples: baseline JPEG with the standard tables (about
+    /// 2.5× faster), PNG with zlib level 1.
     /// Samples are always stripped: metadata does not grow with the pixels (kept metadata that does not
     /// fit shows up at the full-size encode, and the fallback makes room for it).
     private mutating func encode(_ image: VipsImage, quality: Int, final: Bool, strip: Bool) throws -> [UInt8] {
         encodes += 1
         switch format {
         case .jpeg, .gif:
+            if final && strip && ProgressiveJPEG.canEncode(image) { return try ProgressiveJPEG.encode(image, quality: quality) }
             return try Vips.call("jpegsave_buffer", [
                 "in": .image(image), "Q": .int(quality), "interlace": .bool(final), "optimize-coding": .bool(final),
                 "strip": .bool(strip),

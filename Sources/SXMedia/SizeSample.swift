@@ -22,26 +22,25 @@ struct SizeSample {
     static let tile = 128
 
     /// `image` is computed into memory first unless it is there already (a reference, no copy).
-    /// Tiles (`stride`·i, `stride`·j) of a grid of `tile`-pixel tiles, spread evenly over the whole
-    /// picture: by default a quarter of its pixels.
-    init(of image: VipsImage, tile: Int = SizeSample.tile, stride: Int = 2) throws {
+    init(of image: VipsImage) throws {
         let pixels = try ImageSource.materialize(image, operation: "sample")
-        let width = image.width, height = image.height
+        let width = image.width, height = image.height, tile = Self.tile
         let columns = width / tile, rows = height / tile
         guard width * height >= Self.wholeBelow, columns >= 3, rows >= 3 else {
             self.image = pixels
             fraction = 1
             return
         }
-        // Laid out in the grid's order.
-        let across = (columns + stride - 1) / stride, down = (rows + stride - 1) / stride
-        let mosaic = try Self.copyTiles(of: pixels, tile: tile, stride: stride, across: across, down: down)
+        // Tiles (2i, 2j) of the grid, spread evenly over the whole picture: a quarter of its pixels,
+        // laid out in the grid's order.
+        let across = (columns + 1) / 2, down = (rows + 1) / 2
+        let mosaic = try Self.copyTiles(of: pixels, across: across, down: down)
         self.image = mosaic
         fraction = Double(across * down * tile * tile) / Double(width * height)
     }
 
-    /// The mosaic of tiles (`stride`·i, `stride`·j), `across` × `down` of them, as an image of its own in memory.
-    private static func copyTiles(of image: VipsImage, tile: Int, stride: Int, across: Int, down: Int) throws -> VipsImage {
+    /// The mosaic of tiles (2i, 2j), `across` × `down` of them, as an image of its own in memory.
+    private static func copyTiles(of image: VipsImage, across: Int, down: Int) throws -> VipsImage {
         let c = image.pointer
         guard let data = vips_image_get_data(c) else { throw VipsError.fromLibvips("sample") }
         let pixelBytes = Int(vips_format_sizeof(vips_image_get_format(c))) * image.bands
@@ -55,7 +54,7 @@ struct SizeSample {
             for row in 0..<down {
                 for column in 0..<across {
                     for line in 0..<tile {
-                        let from = (stride * row * tile + line) * sourceRow + stride * column * tileRow
+                        let from = (2 * row * tile + line) * sourceRow + 2 * column * tileRow
                         let to = (row * tile + line) * mosaicRow + column * tileRow
                         (out.baseAddress! + to).copyMemory(from: source + from, byteCount: tileRow)
                     }

@@ -34,30 +34,6 @@ struct ImageSearchTests {
         #expect(try SizeSample(of: small).fraction == 1)
     }
 
-    @Test("the calibration's sparse mosaic is tiles (4i, 4j), a sixteenth of the picture, and gives the same final-to-fast ratio")
-    func sparseMosaicForTheCalibration() throws {
-        let picture = try SyntheticImage.picture(width: 2560, height: 1600, seed: 23, alpha: false)
-        let tile = 128
-        let sparse = try SizeSample(of: picture, tile: tile, stride: 4)
-        #expect(sparse.fraction > 0.05 && sparse.fraction < 0.07, "fraction \(sparse.fraction)")
-        for (i, j) in [(0, 0), (1, 2), (2, 4)] {
-            func cut(_ image: VipsImage, _ row: Int, _ column: Int) throws -> VipsImage {
-                try Vips.image("extract_area", ["input": .image(image), "left": .int(column * tile), "top": .int(row * tile),
-                                                "width": .int(tile), "height": .int(tile)])
-            }
-            let difference = try Vips.image("subtract", ["left": .image(try cut(sparse.image, i, j)), "right": .image(try cut(picture, 4 * i, 4 * j))])
-            let magnitude = try Vips.image("abs", ["in": .image(difference)])
-            #expect(try Vips.call("max", ["in": .image(magnitude)]).double("out") == 0, "tile (\(i), \(j))")
-        }
-        func ratio(_ image: VipsImage) throws -> Double {
-            let fast = try Vips.call("jpegsave_buffer", ["in": .image(image), "Q": 85]).bytes().count
-            let final = try Vips.call("jpegsave_buffer", ["in": .image(image), "Q": 85, "interlace": true, "optimize-coding": true]).bytes().count
-            return Double(final) / Double(fast)
-        }
-        let whole = try ratio(picture), measured = try ratio(sparse.image)
-        #expect(abs(measured / whole - 1) < 0.02, "final/fast: whole \(whole), sparse \(measured)")
-    }
-
     @Test func jpegQualityIsReadFromTheQuantizationTable() throws {
         let dir = try TempFolder()
         for quality in [40, 73, 85, 91, 100] {

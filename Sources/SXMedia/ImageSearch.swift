@@ -243,8 +243,12 @@ struct Search {
                 exponent = min(2.5, max(0.6, log(cost / fullCost) / log(here / full)))
                 // One secant step on the scale, so the start quality just fits: at least the reference
                 // loop's quality on at least its pixels (it ends under the budget, so with fewer).
+                // A scale a little too small is left as it is: the quality search goes above the start
+                // quality instead, which looks as good and saves a whole resize (bench: Wood at 2228 px
+                // and Q85 against 2277 px and Q84, SSIM 0.9907 at 1280 either way; 21 ms less). Too
+                // big would cost quality below the start, so that is corrected from 4 % on.
                 let closer = min(full, max(displayFloor, here * pow(limit / cost, 1 / exponent)))
-                if abs(closer / here - 1) > 0.04 && samplesLeft >= 3 {
+                if (closer / here - 1 > 0.12 || closer / here - 1 < -0.04) && samplesLeft >= 3 {
                     scaled = try resized(pixels: Int(closer))
                     let previous = (here, cost)
                     here = Double(scaled.width * scaled.height)

@@ -93,9 +93,8 @@ public final class AtomicFileWriter: @unchecked Sendable {
             // The last, partial block (its unaligned tail through the page cache).
             if let staging, staging.count > 0 {
                 try POSIXFile.writeAllDirect(fd, staging.bytes, path: destination)
-                staging.removeAll()
             }
-            staging = nil
+            releaseStaging()
             if flush {
                 try POSIXFile.fsync(fd, path: destination)
                 // On disk now: the rest of its pages go too, for the next writes to reuse.
@@ -123,10 +122,17 @@ public final class AtomicFileWriter: @unchecked Sendable {
 
     /// Discards the temp file; the destination is untouched.
     public func abort() {
+        releaseStaging()
         guard !finished else { return }
         finished = true
         if fd >= 0 { close(fd); fd = -1 }
         unlink(tempPath)
+    }
+
+    /// The staging block held the file's content (a received file's plaintext): cleared, then let go.
+    private func releaseStaging() {
+        staging?.wipe()
+        staging = nil
     }
 
     /// The process umask, read without changing it (umask(2) can only be read by setting it,

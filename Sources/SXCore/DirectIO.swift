@@ -191,4 +191,10 @@ public final class AlignedBuffer: @unchecked Sendable {
     }
 
     public func removeAll() { count = 0 }
+
+    /// Clears all of its memory (it held plaintext) and empties it.
+    public func wipe() {
+        Wipe.bytes(UnsafeMutableRawBufferPointer(start: base, count: capacity))
+        count = 0
+    }
 }

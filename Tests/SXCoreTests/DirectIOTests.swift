@@ -78,6 +78,14 @@ struct DirectIOTests {
         #expect(buffer.isFull && Array(buffer.bytes) == chunk + chunk[0..<192])
         buffer.removeAll()
         #expect(buffer.count == 0)
+        // Wiping clears the memory itself, not only the count (it may have held plaintext).
+        #expect(chunk.withUnsafeBytes { buffer.append($0) })
+        buffer.wipe()
+        #expect(buffer.count == 0)
+        _ = buffer.withUnusedCapacity { space -> Int in
+            #expect(space.allSatisfy { $0 == 0 })
+            return 0
+        }
     }
 
     /// How many of the file's pages are in the page cache (mincore on a read-only mapping).

@@ -26,7 +26,7 @@ public final class AtomicFileWriter: @unchecked Sendable {
     /// `flushBehindWindow` bytes the kernel is told the older pages are not needed
     /// (`POSIXFile.adviseNotNeeded`), which starts writing the newest window and drops the one before.
     public var bypassPageCache = false
-    public static let directBlock = 4 << 20
+    public static let directBlock = 1 << 20
     public static let flushBehindWindow: Int64 = 8 << 20
     private var advisedUpTo: Int64 = 0
     /// Bytes waiting for a whole aligned block (O_DIRECT on); nil until the first write decides.

@@ -38,6 +38,10 @@ public enum StagedWrites {
         }
     }
 
+    /// Sources from this size on are written with `AtomicFileWriter.bypassPageCache`; smaller ones
+    /// through the page cache, which one file-system flush per group makes durable more cheaply.
+    public static let bypassPageCacheFrom: Int64 = 8 << 20
+
     /// Transforms every job into its temp file (parallel, at most `jobs` at once) and makes them
     /// durable: file by file when `flushEach`, else one file-system flush for the whole group
     /// (cheaper for many small files).
@@ -50,6 +54,9 @@ public enum StagedWrites {
             defer { progress?.itemDone() }
             do {
                 let writer = try AtomicFileWriter(destination: t.destination, mode: t.mode)
+                // A big file goes around the page cache: it is written once and not read back soon,
+                // and fresh page-cache pages cost a host fault each on a VM (see DirectIO).
+                if let st = POSIXFile.linkStatus(t.source), Int64(st.st_size) >= bypassPageCacheFrom { writer.bypassPageCache = true }
                 do {
                     let bytes = try transform(job, writer)
                     try writer.finishWriting(flush: flushEach)

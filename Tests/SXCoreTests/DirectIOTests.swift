@@ -47,7 +47,7 @@ struct DirectIOTests {
         let aligned = AlignedBuffer(capacity: bytes.count)
         bytes.withUnsafeBytes { _ = aligned.append($0) }
         try POSIXFile.writeFileDirect(tmp.file("direct"), aligned.bytes)
-        #expect(try Self.residentPages(tmp.file("direct")) == 0)
+        #expect(try PageCache.residentPages(tmp.file("direct")) == 0)
         #expect(try tmp.read("direct") == bytes)
 
         // The writer's bypass mode likewise, but for the unaligned tail it writes through the cache.
@@ -63,7 +63,7 @@ struct DirectIOTests {
             try writer.write(UnsafeRawBufferPointer(rebasing: all[0..<100]))
         }
         try writer.commit()
-        #expect(try Self.residentPages(tmp.file("atomic")) <= 1)
+        #expect(try PageCache.residentPages(tmp.file("atomic")) <= 1)
         #expect(try tmp.read("atomic") == bytes + bytes[0..<100])
     }
 
@@ -86,23 +86,5 @@ struct DirectIOTests {
             #expect(space.allSatisfy { $0 == 0 })
             return 0
         }
-    }
-
-    /// How many of the file's pages are in the page cache (mincore on a read-only mapping).
-    static func residentPages(_ path: String) throws -> Int {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw FileSystemError("open", path: path) }
-        defer { close(fd) }
-        var st = stat()
-        fstat(fd, &st)
-        let size = Int(st.st_size)
-        guard size > 0, let map = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), map != MAP_FAILED else {
-            throw FileSystemError("map", path: path)
-        }
-        defer { munmap(map, size) }
-        let pages = (size + 4095) / 4096
-        var residency = [UInt8](repeating: 0, count: pages)
-        guard mincore(map, size, &residency) == 0 else { throw FileSystemError("mincore", path: path) }
-        return residency.filter { $0 & 1 != 0 }.count
     }
 }

@@ -62,6 +62,20 @@ import SXTestSupport
         #expect(left.isEmpty, "in-place decrypt removes the entries")
     }
 
+    @Test("a file of 8 MiB or more is written around the page cache, and round-trips")
+    func bigFilesBypassThePageCache() throws {
+        let dir = try TempFolder("sxkit-big", in: "/var/tmp")
+        let big = try dir.write("big.bin", testBytes((9 << 20) + 123, seed: 9))
+        let manifest = dir.file("keys.json")
+        let enc = try CLI.run(["files", "encrypt", big, "-o", dir.file("enc"), "--manifest", manifest])
+        #expect(enc.status == 0, "\(enc.stderr)")
+        // All but the unaligned tail (the last page) went to disk with O_DIRECT.
+        #expect(try PageCache.residentPages(dir.file("enc/big.bin")) <= 1)
+        let dec = try CLI.run(["files", "decrypt", dir.file("enc/big.bin"), "--manifest", manifest, "-o", dir.file("dec")])
+        #expect(dec.status == 0, "\(dec.stderr)")
+        #expect(try sha256(dir.file("dec/big.bin")) == sha256(big))
+    }
+
     @Test func outputFolderManifestOutsideUsesAbsolutePathsAndMergesEntries() throws {
         let dir = try TempFolder()
         let other = try TempFolder()

@@ -95,18 +95,5 @@ public struct TransferPolicy: Sendable {
         }
         fatalError("unreachable")
     }
-
-    /// Runs `body` for each index with at most `parallelChunks` at once; the first error cancels the rest.
-    func forEachChunk(_ indices: [Int], _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var next = indices.makeIterator()
-            for _ in 0..<parallelChunks {
-                guard let i = next.next() else { break }
-                group.addTask { try await body(i) }
-            }
-            while try await group.next() != nil {
-                if let i = next.next() { group.addTask { try await body(i) } }
-            }
-        }
-    }
 }
+

@@ -110,8 +110,14 @@ public struct TransferReceiver: Sendable {
                     // Kept on disk for a resumed run and for the decryption, around the page cache.
                     let target = chunkPath(i)
                     try await offloaded {
-                        try POSIXFile.writeFileDirect(target + ".part", buffer.bytes)
-                        guard rename(target + ".part", target) == 0 else { throw FileSystemError("rename", path: target + ".part") }
+                        let part = target + ".part"
+                        do {
+                            try POSIXFile.writeFileDirect(part, buffer.bytes)
+                            guard rename(part, target) == 0 else { throw FileSystemError("rename", path: part) }
+                        } catch {
+                            unlink(part)  // a full disk leaves no half chunk behind
+                            throw error
+                        }
                     }
                     handedOver = true
                     fileDigest.ready(i, buffer: buffer)

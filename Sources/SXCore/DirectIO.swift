@@ -62,16 +62,8 @@ extension POSIXFile {
                     piece = UnsafeRawBufferPointer(rebasing: piece[0..<aligned])
                 }
             }
-            let n = Glibc.write(fd, piece.baseAddress!, piece.count)
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EINVAL && direct {
-                    setDirect(fd, false)
-                    direct = false
-                    continue
-                }
-                throw FileSystemError("write", path: path)
-            }
+            let n = transfer(fd, direct: &direct) { Glibc.write(fd, piece.baseAddress!, piece.count) }
+            guard n >= 0 else { throw FileSystemError("write", path: path) }
             done += n
         }
     }
@@ -88,20 +80,26 @@ extension POSIXFile {
                 setDirect(fd, false)
                 direct = false
             }
-            let n = Glibc.read(fd, piece.baseAddress!, piece.count)
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EINVAL && direct {
-                    setDirect(fd, false)
-                    direct = false
-                    continue
-                }
-                throw FileSystemError("read", path: path)
-            }
+            let n = transfer(fd, direct: &direct) { Glibc.read(fd, piece.baseAddress!, piece.count) }
+            guard n >= 0 else { throw FileSystemError("read", path: path) }
             if n == 0 { break }
             done += n
         }
         return done
+    }
+
+    /// One read(2) or write(2) under O_DIRECT's rules: EINTR is retried; EINVAL while O_DIRECT is on
+    /// (the file system took the flag but not this transfer, which moved no byte) turns it off and
+    /// retries through the page cache. Returns the byte count, or -1 with errno set.
+    private static func transfer(_ fd: Int32, direct: inout Bool, _ call: () -> Int) -> Int {
+        while true {
+            let n = call()
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            guard errno == EINVAL && direct else { return -1 }
+            setDirect(fd, false)
+            direct = false
+        }
     }
 
     /// Creates (or truncates) `path` and writes `bytes` into it, around the page cache where the file

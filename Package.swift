@@ -84,7 +84,7 @@ let package = Package(
         ),
 
         // Shared test helpers, including the relay conformance checks every ChunkRelay runs.
-        .target(name: "SXTestSupport", dependencies: ["SXCore", "SXCrypto", "SXTransfer"], path: "Tests/SXTestSupport", swiftSettings: strict),
+        .target(name: "SXTestSupport", dependencies: ["SXCore", "SXCrypto", "SXTransfer", "CSodium"], path: "Tests/SXTestSupport", swiftSettings: strict),
         .testTarget(name: "SXCoreTests", dependencies: ["SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXMediaTests", dependencies: ["SXMedia", "SXTestSupport"], swiftSettings: strict),

@@ -48,28 +48,36 @@ final class ChatDatabaseWriter {
         do {
             try connection.execute("BEGIN IMMEDIATE")
             do {
-                let setKey = try connection.prepare(
-                    "UPDATE files SET file_crypto_key = ?1, file_crypto_nonce = ?2 WHERE file_id = ?3 AND file_crypto_key IS NULL")
-                let clearKey = try connection.prepare(
-                    "UPDATE files SET file_crypto_key = NULL, file_crypto_nonce = NULL WHERE file_id = ?1 AND file_crypto_key = ?2 AND file_crypto_nonce = ?3")
+                // ?1 row, ?2 ?3 the new key and nonce, ?4 ?5 the expected ones.
+                let setWhereNone = try connection.prepare(
+                    "UPDATE files SET file_crypto_key = ?2, file_crypto_nonce = ?3 WHERE file_id = ?1 AND file_crypto_key IS NULL")
+                let replace = try connection.prepare(
+                    "UPDATE files SET file_crypto_key = ?2, file_crypto_nonce = ?3 WHERE file_id = ?1 AND file_crypto_key = ?4 AND file_crypto_nonce = ?5")
+                let clear = try connection.prepare(
+                    "UPDATE files SET file_crypto_key = NULL, file_crypto_nonce = NULL WHERE file_id = ?1 AND file_crypto_key = ?4 AND file_crypto_nonce = ?5")
                 for change in changes {
+                    let statement: SXDatabase.Statement
+                    switch (change.args, change.expected) {
+                    case (.some, nil): statement = setWhereNone
+                    case (.some, .some): statement = replace
+                    case (nil, .some): statement = clear
+                    case (nil, nil): continue
+                    }
+                    try statement.bind(change.fileId, at: 1)
                     if let args = change.args {
                         var key = args.key.copyBytes()
                         defer { Wipe.array(&key) }
-                        try setKey.bind(key, at: 1)
-                        try setKey.bind(args.nonce, at: 2)
-                        try setKey.bind(change.fileId, at: 3)
-                        _ = try setKey.step()
-                        try setKey.reset()
-                    } else if let expected = change.expected {
+                        try statement.bind(key, at: 2)
+                        try statement.bind(args.nonce, at: 3)
+                    }
+                    if let expected = change.expected {
                         var key = expected.key.copyBytes()
                         defer { Wipe.array(&key) }
-                        try clearKey.bind(change.fileId, at: 1)
-                        try clearKey.bind(key, at: 2)
-                        try clearKey.bind(expected.nonce, at: 3)
-                        _ = try clearKey.step()
-                        try clearKey.reset()
+                        try statement.bind(key, at: 4)
+                        try statement.bind(expected.nonce, at: 5)
                     }
+                    _ = try statement.step()
+                    try statement.reset()
                 }
                 try connection.execute("COMMIT")
             } catch {

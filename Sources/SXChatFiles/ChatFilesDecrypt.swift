@@ -13,7 +13,7 @@ extension ChatFilesWork {
         let pending = try ChatFilesTable.pendingTotals(in: db.connection, encrypted: true)
         progress?.setTotals(items: pending.rows, bytes: pending.bytes)
         let pipeline = StagedAhead(self, operation: .decrypt, crashPrefix: "files-decrypt", transform: { item, writer, progress in
-            try CryptoFile.decrypt(file: item.source, to: writer, args: item.args, progress: progress)
+            try CryptoFile.decrypt(file: item.source, to: writer, args: item.args, progress: progress).transformed
         }, finish: { group, staged in
             let results = publish(staged, group, crashPrefix: "files-decrypt")
             var cleared: [ChatDatabaseWriter.KeyChange] = []
@@ -54,7 +54,7 @@ extension ChatFilesWork {
             planDecrypt(entry, folder: folder) { entry in Path.join(target, names.claim(entry.fileName, fileId: entry.fileIds[0])) }
         }, group: { group in
             let staged = stage(group) { item, writer, progress in
-                try CryptoFile.decrypt(file: item.source, to: writer, args: item.args, progress: progress)
+                try CryptoFile.decrypt(file: item.source, to: writer, args: item.args, progress: progress).transformed
             }
             return outcomes(group, StagedWrites.publish(staged))
         })

@@ -73,16 +73,35 @@ public struct ChatFilesWork: Sendable {
     // MARK: encrypt
 
     /// Encrypts every plaintext file that the chat DB references, recording each key and nonce.
+    ///
+    /// Files the DB already holds a key for are checked too: one an earlier sxkit encrypted with its
+    /// non-SimpleX key schedule (which the apps cannot open) is re-encrypted with SimpleX's schedule
+    /// and a fresh key, through the same journal; one SimpleX's tag matches is left alone.
     public func encrypt(passphrase: SecretBytes) throws -> ChatFilesReport {
         let folder = try filesFolder()
         let db = try ChatDatabaseWriter(path: directory.chatDatabase, passphrase: passphrase)
         var report = ChatFilesReport(operation: "encrypt", filesFolder: folder)
         (report.recovered, report.recoveryNotes) = try ChatFilesRecovery(journal: journal, folder: folder).settle(db)
-        let pending = try ChatFilesTable.pendingTotals(in: db.connection, encrypted: false)
-        progress?.setTotals(items: pending.rows, bytes: pending.bytes)
+        // Plaintexts are encrypted and CryptoFiles read through once (their tags checked).
+        let plain = try ChatFilesTable.pendingTotals(in: db.connection, encrypted: false)
+        let encrypted = try ChatFilesTable.pendingTotals(in: db.connection, encrypted: true)
+        progress?.setTotals(items: plain.rows + encrypted.rows, bytes: plain.bytes + encrypted.bytes)
         let journal = self.journal
-        let pipeline = StagedAhead(self, operation: .encrypt, crashPrefix: "files-encrypt", transform: { item, writer, progress in
-            try CryptoFile.encrypt(file: item.source, to: writer, args: item.args, progress: progress)
+        let pipeline = StagedAhead(self, operation: .encrypt, crashPrefix: "files-encrypt", check: { item, progress in
+            // A CryptoFile already: read through once, before any temp file exists (almost every one
+            // is SimpleX's, and the folder may not even be writable).
+            guard let previous = item.previousArgs else { return }
+            if (try? CryptoFile.tagMatches(file: item.source, args: previous, schedule: .simplex, progress: progress)) == true {
+                throw StagedWrites.NothingToDo("already encrypted")
+            }
+        }, transform: { item, writer, progress in
+            guard let previous = item.previousArgs else {
+                return StagedWrites.Transformed(bytes: try CryptoFile.encrypt(file: item.source, to: writer, args: item.args, progress: progress))
+            }
+            // Not SimpleX's tag (checked above): an earlier sxkit's file, or a damaged one. The old tag
+            // is checked at the end of this pass: a damaged file fails here, untouched.
+            let bytes = try CryptoFile.reencrypt(file: item.source, to: writer, from: previous, to: item.args)
+            return StagedWrites.Transformed(bytes: bytes, note: "re-encrypted with SimpleX's key schedule (an earlier sxkit had encrypted it with a non-SimpleX one, which the apps cannot open)")
         }, finish: { try finishEncrypt($0, $1, db: db) }, afterFailure: { error in
             // Keys not committed: nothing of the group was replaced, the journal can go. Any later
             // failure keeps it (the DB may claim keys for files left plaintext).
@@ -91,11 +110,8 @@ public struct ChatFilesWork: Sendable {
             return notCommitted.cause
         })
         try run(db.connection, into: &report, plan: { entry in
-            if entry.args != nil {
-                return .outcome(ChatFileOutcome(kind: .alreadyDone, path: entry.path, fileIds: entry.fileIds, message: "already encrypted"))
-            }
-            return Self.plan(entry, in: folder) {
-                WorkItem(entry: entry, fingerprint: $0, args: .random(), source: Path.join(folder, entry.path))
+            Self.plan(entry, in: folder) {
+                WorkItem(entry: entry, fingerprint: $0, args: .random(), source: Path.join(folder, entry.path), previousArgs: entry.args)
             }
         }, group: { try pipeline.submit($0) }, drain: { try pipeline.drain() })
         return report
@@ -106,7 +122,7 @@ public struct ChatFilesWork: Sendable {
     private func finishEncrypt(_ group: [WorkItem], _ staged: [StagedWrite], db: ChatDatabaseWriter) throws -> [ChatFileOutcome] {
         var keys: [ChatDatabaseWriter.KeyChange] = []
         for (item, s) in zip(group, staged) where s.writer != nil {
-            keys += item.entry.fileIds.map { .init(fileId: $0, args: item.args, expected: nil) }
+            keys += item.entry.fileIds.map { .init(fileId: $0, args: item.args, expected: item.previousArgs) }
         }
         do {
             try db.apply(keys)
@@ -122,7 +138,7 @@ public struct ChatFilesWork: Sendable {
         // or the rename failed) come out again; until then the journal covers them.
         var undo: [ChatDatabaseWriter.KeyChange] = []
         for (i, item) in group.enumerated() where staged[i].writer != nil && results[i].status != .done {
-            undo += item.entry.fileIds.map { .init(fileId: $0, args: nil, expected: item.args) }
+            undo += item.entry.fileIds.map { .init(fileId: $0, args: item.previousArgs, expected: item.args) }
         }
         try db.apply(undo)
         return outcomes(group, results)
@@ -193,12 +209,15 @@ public struct ChatFilesWork: Sendable {
         var source: String
         /// Where the result goes: `source` in place, a named copy under -o.
         var destination: String?
+        /// Encrypt: the key the DB holds for a file that is encrypted already (checked, and
+        /// re-encrypted when an earlier sxkit wrote it with its own key schedule).
+        var previousArgs: CryptoFileArgs?
     }
 
     /// Transforms each item into a temp file beside its destination; an item whose source changed
     /// meanwhile (size, inode or mtime) fails as changed and its temp file is discarded.
-    func stage(_ group: [WorkItem], flushEach: Bool? = nil,
-               _ transform: @escaping @Sendable (WorkItem, AtomicFileWriter, ProgressTracker?) throws -> Int64) -> [StagedWrite] {
+    func stage(_ group: [WorkItem], flushEach: Bool? = nil, check: StagedAhead.Check? = nil,
+               _ transform: @escaping @Sendable (WorkItem, AtomicFileWriter, ProgressTracker?) throws -> StagedWrites.Transformed) -> [StagedWrite] {
         let hook = afterTransform
         let progress = self.progress
         return StagedWrites.stage(group, jobs: jobs, flushEach: flushEach ?? (group.count <= 16), progress: progress,
@@ -206,13 +225,14 @@ public struct ChatFilesWork: Sendable {
                                       StagedWrites.Target(source: item.source, destination: item.destination ?? item.source,
                                                           mode: item.destination == nil ? item.fingerprint.mode & 0o7777 : 0o600)
                                   },
+                                  check: check.map { check in { item in try check(item, progress) } },
                                   transform: { item, writer in
-                                      let bytes = try transform(item, writer, progress)
+                                      let done = try transform(item, writer, progress)
                                       hook?(item.source)
                                       guard FileFingerprint.of(item.source) == item.fingerprint else {
                                           throw CryptoFileError.changedWhileReading(path: item.source)
                                       }
-                                      return bytes
+                                      return done
                                   })
     }
 
@@ -250,7 +270,9 @@ public struct ChatFilesWork: Sendable {
             switch r.status {
             case .done:
                 return ChatFileOutcome(kind: .done, path: item.entry.path, fileIds: item.entry.fileIds, destination: item.destination,
-                                       bytes: r.bytes)
+                                       bytes: r.bytes, message: r.message)
+            case .skipped:
+                return ChatFileOutcome(kind: .alreadyDone, path: item.entry.path, fileIds: item.entry.fileIds, message: r.message)
             default:
                 let changed = r.message == CryptoFileError.changedWhileReading(path: item.source).description
                 return ChatFileOutcome(kind: changed ? .changed : .failed, path: item.entry.path, fileIds: item.entry.fileIds,

@@ -23,18 +23,35 @@ struct FilesJournal {
         var fileNonce: String
         /// The size of the file before the operation (plaintext for encrypt, CryptoFile for decrypt).
         var size: Int64
+        /// Encrypt of a file that is a CryptoFile already: the key the DB held for it before (absent
+        /// in journals of earlier builds, which encrypted plaintexts only).
+        var previousKey: String?
+        var previousNonce: String?
 
-        init(op: Operation, fileIds: [Int64], path: String, args: CryptoFileArgs, size: Int64) {
+        init(op: Operation, fileIds: [Int64], path: String, args: CryptoFileArgs, size: Int64, previous: CryptoFileArgs? = nil) {
             self.op = op
             self.fileIds = fileIds
             self.path = path
-            fileKey = args.key.withUnsafeBytes { Base64URL.encode($0) }
-            fileNonce = Base64URL.encode(args.nonce)
+            (fileKey, fileNonce) = Self.encode(args)
             self.size = size
+            if let previous { (previousKey, previousNonce) = Self.encode(previous) }
         }
 
-        var args: CryptoFileArgs? {
-            guard var key = Base64URL.decode(fileKey), let nonce = Base64URL.decode(fileNonce) else { return nil }
+        var args: CryptoFileArgs? { Self.decode(fileKey, fileNonce) }
+
+        /// The previous key, when the record has one; `.some(nil)` for a malformed one.
+        var previousArgs: CryptoFileArgs?? {
+            guard previousKey != nil || previousNonce != nil else { return .none }
+            guard let key = previousKey, let nonce = previousNonce else { return .some(nil) }
+            return .some(Self.decode(key, nonce))
+        }
+
+        private static func encode(_ args: CryptoFileArgs) -> (String, String) {
+            (args.key.withUnsafeBytes { Base64URL.encode($0) }, Base64URL.encode(args.nonce))
+        }
+
+        private static func decode(_ keyText: String, _ nonceText: String) -> CryptoFileArgs? {
+            guard var key = Base64URL.decode(keyText), let nonce = Base64URL.decode(nonceText) else { return nil }
             defer { Wipe.array(&key) }
             return try? CryptoFileArgs(key: key, nonce: nonce)
         }

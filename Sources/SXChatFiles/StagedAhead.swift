@@ -13,12 +13,15 @@ import SXCrypto
 /// anywhere leaves the journal naming every file in flight, so the next run settles them and
 /// removes the temp files.
 final class StagedAhead {
-    typealias Transform = @Sendable (ChatFilesWork.WorkItem, AtomicFileWriter, ProgressTracker?) throws -> Int64
+    typealias Transform = @Sendable (ChatFilesWork.WorkItem, AtomicFileWriter, ProgressTracker?) throws -> StagedWrites.Transformed
+    /// Runs before an item's temp file exists; may throw `StagedWrites.NothingToDo`.
+    typealias Check = @Sendable (ChatFilesWork.WorkItem, ProgressTracker?) throws -> Void
 
     private let work: ChatFilesWork
     private let operation: FilesJournal.Operation
     private let crashPrefix: String
     private let transform: Transform
+    private let check: Check?
     /// Commits and publishes a staged group (not clearing the journal); returns its outcomes.
     private let finish: ([ChatFilesWork.WorkItem], [StagedWrite]) throws -> [ChatFileOutcome]
     /// Run after a failed `finish`, once every temp file is gone; returns the error to throw
@@ -26,13 +29,14 @@ final class StagedAhead {
     private let afterFailure: (Error) throws -> Error
     private var current: (group: [ChatFilesWork.WorkItem], records: [FilesJournal.Record], staged: [StagedWrite])?
 
-    init(_ work: ChatFilesWork, operation: FilesJournal.Operation, crashPrefix: String, transform: @escaping Transform,
+    init(_ work: ChatFilesWork, operation: FilesJournal.Operation, crashPrefix: String, check: Check? = nil, transform: @escaping Transform,
          finish: @escaping ([ChatFilesWork.WorkItem], [StagedWrite]) throws -> [ChatFileOutcome],
          afterFailure: @escaping (Error) throws -> Error = { $0 }) {
         self.work = work
         self.operation = operation
         self.crashPrefix = crashPrefix
         self.transform = transform
+        self.check = check
         self.finish = finish
         self.afterFailure = afterFailure
     }
@@ -40,17 +44,20 @@ final class StagedAhead {
     /// Stages `group` (behind the group before it, which is finished meanwhile); returns the
     /// outcomes of the group finished, if any.
     func submit(_ group: [ChatFilesWork.WorkItem]) throws -> [ChatFileOutcome] {
-        let records = group.map { FilesJournal.Record(op: operation, fileIds: $0.entry.fileIds, path: $0.entry.path, args: $0.args, size: $0.fingerprint.size) }
+        let records = group.map {
+            FilesJournal.Record(op: operation, fileIds: $0.entry.fileIds, path: $0.entry.path, args: $0.args, size: $0.fingerprint.size,
+                                previous: $0.previousArgs)
+        }
         guard let previous = current else {
             try work.journal.write(records)
             CrashPoint.reach(crashPrefix + ".journal-written")
-            current = (group, records, work.stage(group, transform))
+            current = (group, records, work.stage(group, check: check, transform))
             CrashPoint.reach(crashPrefix + ".staged")
             return []
         }
         try work.journal.write(previous.records + records)
         CrashPoint.reach(crashPrefix + ".journal-written-ahead")
-        let ahead = Background { [work, transform] in work.stage(group, transform) }
+        let ahead = Background { [work, check, transform] in work.stage(group, check: check, transform) }
         let outcomes: [ChatFileOutcome]
         do {
             outcomes = try finish(previous.group, previous.staged)

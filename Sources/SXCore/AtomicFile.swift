@@ -79,6 +79,18 @@ public final class AtomicFileWriter: @unchecked Sendable {
         try bytes.withUnsafeBytes { try write($0) }
     }
 
+    /// Empties the temp file to write it again from the start (a decryption that found the file was
+    /// made with another key schedule); whatever was written is wiped from the staging block too.
+    public func rewind() throws {
+        precondition(!finished && fd >= 0, "rewind after finishWriting")
+        staging?.wipe()
+        guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
+            throw FileSystemError("empty", path: tempPath, code: errno)
+        }
+        bytesWritten = 0
+        advisedUpTo = 0
+    }
+
     /// Makes the new content durable and visible under `destination`.
     public func commit() throws {
         try finishWriting(flush: true)

@@ -100,7 +100,7 @@ public struct CryptoFileBatch: Sendable {
             })
             let outcomes = runGroup(group, destination: destination) { job, writer in
                 try CryptoFile.encrypt(file: job.file.path, to: writer, args: job.args, progress: progress)
-                return job.file.size
+                return StagedWrites.Transformed(bytes: job.file.size)
             }
             for (job, outcome) in zip(group, outcomes) {
                 if outcome.status == .done { manifest.set(job.target, args: job.args) }
@@ -135,7 +135,7 @@ public struct CryptoFileBatch: Sendable {
                 })
             }
             let outcomes = runGroup(group, destination: destination) { job, writer in
-                try CryptoFile.decrypt(file: job.file.path, to: writer, args: job.args, progress: progress)
+                try CryptoFile.decrypt(file: job.file.path, to: writer, args: job.args, progress: progress).transformed
             }
             if destination == .inPlace {
                 for (job, outcome) in zip(group, outcomes) where outcome.status == .done { manifest.remove(job.target) }
@@ -157,7 +157,7 @@ public struct CryptoFileBatch: Sendable {
         }
         let batch = CryptoFileBatch(manifestPath: "/", jobs: 1, progress: progress)
         return batch.runGroup([Job(file: file, target: target(of: file, destination), args: args)], destination: destination) { job, writer in
-            try CryptoFile.decrypt(file: job.file.path, to: writer, args: job.args, progress: progress)
+            try CryptoFile.decrypt(file: job.file.path, to: writer, args: job.args, progress: progress).transformed
         }[0]
     }
 
@@ -249,7 +249,7 @@ public struct CryptoFileBatch: Sendable {
     /// folder, one file-system flush covers a large group before anything is published (a small
     /// group is cheaper to fsync file by file than to flush the whole file system).
     func runGroup(_ group: [Job], destination: BatchDestination,
-                  transform: @escaping @Sendable (Job, AtomicFileWriter) throws -> Int64) -> [BatchItemResult] {
+                  transform: @escaping StagedWrites.Transform<Job>) -> [BatchItemResult] {
         let inPlace = destination == .inPlace
         if !inPlace {
             // Folders first, once each, rather than a createDirectory call per file.

@@ -60,7 +60,8 @@ struct ManifestJournal {
         for record in pending {
             removeTempLeftovers(of: record.filePath)
             guard let args = try? JSONDecoder().decode(CryptoFileArgs.self, from: JSONEncoder().encode(record.cryptoArgs)) else { continue }
-            let encrypted = (try? CryptoFile.verify(file: record.filePath, args: args)) != nil
+            // Either key schedule: a journal of sxkit before 0.2.0 names files encrypted with its own.
+            let encrypted = (try? CryptoFile.schedule(of: record.filePath, args: args)) != nil
             switch record.op {
             case .encrypt:
                 if encrypted { manifest.set(record.filePath, args: args) }

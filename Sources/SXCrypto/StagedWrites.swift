@@ -23,8 +23,26 @@ public struct StagedWrite: Sendable {
 /// `publish` renames them over their destinations. A caller that must record something durable
 /// between the two (a journal, a database transaction) does it in between.
 public enum StagedWrites {
-    /// A transform writes one source into the writer and returns the byte count it reports.
-    public typealias Transform<Job> = @Sendable (Job, AtomicFileWriter) throws -> Int64
+    /// What a transform did: the byte count it reports, and a note worth telling the user about a
+    /// file that was done all the same (one an earlier sxkit encrypted with its own key schedule).
+    public struct Transformed: Sendable {
+        public var bytes: Int64
+        public var note: String?
+        public init(bytes: Int64, note: String? = nil) {
+            self.bytes = bytes
+            self.note = note
+        }
+    }
+
+    /// Thrown by a transform that finds nothing to do for its file (already in the wanted form): the
+    /// item is reported skipped with `reason`, and nothing is published for it.
+    public struct NothingToDo: Error {
+        public var reason: String
+        public init(_ reason: String) { self.reason = reason }
+    }
+
+    /// A transform writes one source into the writer.
+    public typealias Transform<Job> = @Sendable (Job, AtomicFileWriter) throws -> Transformed
 
     /// What to do for one file: read `source`, write `destination` (created with `mode`).
     public struct Target: Sendable {
@@ -44,27 +62,33 @@ public enum StagedWrites {
 
     /// Transforms every job into its temp file (parallel, at most `jobs` at once) and makes them
     /// durable: file by file when `flushEach`, else one file-system flush for the whole group
-    /// (cheaper for many small files).
+    /// (cheaper for many small files). `check` runs first, before any temp file exists: it may throw
+    /// `NothingToDo` (the job is skipped) or any error (the job fails).
     public static func stage<Job: Sendable>(_ group: [Job], jobs: Int, flushEach: Bool, progress: ProgressTracker?,
                                             target: @Sendable (Job) -> Target,
+                                            check: (@Sendable (Job) throws -> Void)? = nil,
                                             transform: @escaping Transform<Job>) -> [StagedWrite] {
         let staged: [StagedWrite] = ParallelWork.map(count: group.count, jobs: jobs) { i in
             let job = group[i]
             let t = target(job)
             defer { progress?.itemDone() }
             do {
+                try check?(job)
                 let writer = try AtomicFileWriter(destination: t.destination, mode: t.mode)
                 // A big file goes around the page cache: it is written once and not read back soon,
                 // and fresh page-cache pages cost a host fault each on a VM (see DirectIO).
                 if let st = POSIXFile.linkStatus(t.source), Int64(st.st_size) >= bypassPageCacheFrom { writer.bypassPageCache = true }
                 do {
-                    let bytes = try transform(job, writer)
+                    let done = try transform(job, writer)
                     try writer.finishWriting(flush: flushEach)
-                    return StagedWrite(writer: writer, result: BatchItemResult(source: t.source, destination: t.destination, status: .done, bytes: bytes))
+                    return StagedWrite(writer: writer, result: BatchItemResult(source: t.source, destination: t.destination, status: .done,
+                                                                               bytes: done.bytes, message: done.note))
                 } catch {
                     writer.abort()
                     throw error
                 }
+            } catch let skip as NothingToDo {
+                return StagedWrite(writer: nil, result: BatchItemResult(source: t.source, destination: t.destination, status: .skipped, bytes: 0, message: skip.reason))
             } catch {
                 return StagedWrite(writer: nil, result: BatchItemResult(source: t.source, destination: t.destination, status: .failed, bytes: 0, message: "\(error)"))
             }

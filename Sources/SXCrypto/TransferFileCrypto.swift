@@ -26,7 +26,7 @@ public enum TransferFileCrypto {
         let payloadSize = Int64(headerBytes.count) + size
         let padding = encryptedSize - overhead - payloadSize
         guard padding >= 0 else { throw TransferFileError.wrongEncryptedSize(path: input, expected: payloadSize + overhead, actual: encryptedSize) }
-        var cipher = XSalsa20Poly1305Stream(args: args)
+        var cipher = SecretBoxStream(args: args)
 
         var prefix = bigEndian(payloadSize) + headerBytes
         prefix.withUnsafeMutableBytes { cipher.seal($0) }
@@ -67,7 +67,7 @@ public enum TransferFileCrypto {
             guard reader.totalSize == encryptedSize, encryptedSize >= overhead + 2 else {
                 throw TransferFileError.wrongEncryptedSize(path: name, expected: encryptedSize, actual: reader.totalSize)
             }
-            var cipher = XSalsa20Poly1305Stream(args: args)
+            var cipher = SecretBoxStream(args: args)
             // Three stages, each on its own thread, a few buffers apart: reading the chunks (around the
             // page cache, at the disk's speed), decrypting (here), and writing the plaintext.
             let behind = PlaintextWriter(parser: PlaintextParser(bodyLength: encryptedSize - Int64(tagLength), path: name), output: output)

@@ -26,6 +26,9 @@ enum BatchOutput {
                 ConsoleOutput.standardError.writeLine("failed   \(item.source): \(reason)")
             case .skipped where !options.quiet:
                 out.writeLine("skipped  \(item.source): \(item.message ?? "")")
+            case .done where item.message != nil && !options.quiet:
+                // Done, with something the user should know (a file in an earlier sxkit's format).
+                out.writeLine("note     \(item.source): \(item.message!)")
             case .done where options.verbose:
                 let arrow = item.destination.map { $0 == item.source ? "" : " -> \($0)" } ?? ""
                 out.writeLine("\(verb)  \(item.source)\(arrow)  (\(ByteCount.format(item.bytes)))")
@@ -61,7 +64,10 @@ enum BatchOutput {
         if let d = item.destination { fields.append("\"destination\":\(JSONText.quote(d))") }
         fields.append("\"status\":\"\(item.status.rawValue)\"")
         fields.append("\"bytes\":\(item.bytes)")
-        if let m = item.message { fields.append("\"\(item.status == .failed ? "error" : "reason")\":\(JSONText.quote(m))") }
+        if let m = item.message {
+            let key = switch item.status { case .failed: "error"; case .skipped: "reason"; case .done: "note" }
+            fields.append("\"\(key)\":\(JSONText.quote(m))")
+        }
         return "{" + fields.joined(separator: ",") + "}"
     }
 }

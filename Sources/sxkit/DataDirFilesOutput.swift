@@ -43,12 +43,15 @@ struct DataDirFilesRun {
                           "\"fileIds\":[\(o.fileIds.map(String.init).joined(separator: ","))]",
                           "\"outcome\":\"\(o.kind.rawValue)\"", "\"bytes\":\(o.bytes)"]
             if let d = o.destination { fields.append("\"destination\":\(JSONText.quote(d))") }
-            if let m = o.message { fields.append("\"\(o.kind.isFailure ? "error" : "reason")\":\(JSONText.quote(m))") }
+            if let m = o.message { fields.append("\"\(o.kind.isFailure ? "error" : o.kind == .done ? "note" : "reason")\":\(JSONText.quote(m))") }
             out.writeLine("{" + fields.joined(separator: ",") + "}")
         } else if o.kind.isFailure {
             err.writeLine("failed   \(o.path): \(o.message ?? o.kind.rawValue)")
         } else if Self.reported.contains(o.kind), !options.quiet {
             out.writeLine("skipped  \(o.path): \(o.message ?? o.kind.rawValue)")
+        } else if o.kind == .done, let note = o.message, !options.quiet {
+            // Done, with something the user should know (a file in an earlier sxkit's format).
+            out.writeLine("note     \(o.path): \(note)")
         } else if o.kind == .done, options.verbose {
             out.writeLine("\(verb)  \(o.path)\(o.destination.map { " -> \($0)" } ?? "")  (\(ByteCount.format(o.bytes)))")
         }

@@ -191,7 +191,10 @@ extension FilesCommand {
 
         func run() throws {
             let args = try ArgsFile.resolve(file: file, manifest: keys.manifest, argsFile: keys.argsFile)
-            try CryptoFile.decrypt(file: Path.absolute(file), toDescriptor: ConsoleOutput.standardOutput.descriptor, args: args)
+            let schedule = try CryptoFile.decrypt(file: Path.absolute(file), toDescriptor: ConsoleOutput.standardOutput.descriptor, args: args)
+            if schedule == .earlierSxkit {
+                ConsoleOutput.standardError.writeLine("sxkit: note: '\(file)' was encrypted by an earlier sxkit with a non-SimpleX key schedule, which the SimpleX apps cannot open; `sxkit files encrypt --data-dir` re-encrypts such files for them")
+            }
         }
     }
 

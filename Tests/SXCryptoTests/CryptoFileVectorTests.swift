@@ -4,7 +4,8 @@ import SXCore
 import SXTestSupport
 @testable import SXCrypto
 
-/// The shared vectors (../shared/vectors/cryptofile.json) pin the CryptoFile format byte for byte.
+/// The vectors (Tests/Fixtures/vectors/cryptofile.json, computed with SimpleX's key schedule independently of
+/// sxkit) pin the CryptoFile format byte for byte.
 struct CryptoFileVectorTests {
     struct Case: Decodable {
         let name: String
@@ -42,7 +43,7 @@ struct CryptoFileVectorTests {
     static var caseNames: [String] { vectors?.cases.map(\.name) ?? ["vectors missing"] }
 
     static func loaded() throws -> Vectors {
-        try #require(vectors, "cannot read \(VectorFiles.path("cryptofile.json")) (set SXKIT_VECTORS to the vectors folder)")
+        try #require(vectors, "cannot read \(VectorFiles.path("cryptofile.json"))")
     }
 
     static func plaintext(_ c: Case) -> [UInt8] {

@@ -61,6 +61,9 @@ struct FilesSample {
         case plaintext
         /// A CryptoFile that the DB key decrypts to the original.
         case encrypted
+        /// A CryptoFile that the DB key decrypts to the original only with the key schedule of sxkit
+        /// before 0.2.0 (which the SimpleX apps cannot open).
+        case encryptedEarlierSchedule
         /// The original bytes, but the DB claims a key: allowed only while a journal covers it.
         case keyClaimedForPlaintext
         /// Not the original, and no DB key decrypts it: a lost file. Never allowed.
@@ -82,6 +85,9 @@ struct FilesSample {
                 let args = try CryptoFileArgs(key: row.cryptoKey!, nonce: row.cryptoNonce!)
                 if let plain = try? CryptoFile.decrypt(bytes, args: args), Hex.encode(SHA256Digest.of(plain)) == original {
                     state = .encrypted
+                } else if let plain = SecretBoxStream.open(bytes, key: args.key, nonce: args.nonce, schedule: .earlierSxkit),
+                          Hex.encode(SHA256Digest.of(plain)) == original {
+                    state = .encryptedEarlierSchedule
                 } else {
                     state = isOriginal ? .keyClaimedForPlaintext : .lost
                 }
@@ -92,6 +98,22 @@ struct FilesSample {
             out[name] = state
         }
         return out
+    }
+
+    /// Rewrites up to `count` encrypted files as sxkit before 0.2.0 wrote them: the same DB key and
+    /// nonce, used directly (libsodium's secretbox, tag last, computed independently of sxkit).
+    /// Returns their names.
+    @discardableResult
+    func rewriteWithEarlierSchedule(count: Int) throws -> [String] {
+        var names: [String] = []
+        for row in try rows() where row.isEncrypted && names.count < count {
+            guard let name = row.relativePath, originals[name] != nil, !names.contains(name) else { continue }
+            let path = Path.join(files, name)
+            let plain = try CryptoFile.decrypt([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), args: CryptoFileArgs(key: row.cryptoKey!, nonce: row.cryptoNonce!))
+            try Data(IndependentSecretBox.seal(plain, key: row.cryptoKey!, nonce: row.cryptoNonce!, earlierSxkit: true)).write(to: URL(fileURLWithPath: path))
+            names.append(name)
+        }
+        return names
     }
 
     var tempLeftovers: [String] {

@@ -34,11 +34,20 @@ public final class TempFolder: @unchecked Sendable {
     }
 }
 
-/// The shared test vectors: `SXKIT_VECTORS`, else `../shared/vectors` beside the repository.
+/// The test vectors and fixtures the repository carries (`Tests/Fixtures/`): the project's own copy
+/// of the steering repository's `shared/vectors` and `shared/fixtures`, so that a clone alone passes.
 public enum VectorFiles {
-    public static func path(_ name: String) -> String {
-        if let dir = ProcessInfo.processInfo.environment["SXKIT_VECTORS"] { return dir + "/" + name }
-        return repositoryRoot + "/../shared/vectors/" + name
+    public static var folder: String { repositoryRoot + "/Tests/Fixtures/vectors" }
+    public static var descriptionsFolder: String { repositoryRoot + "/Tests/Fixtures/descriptions" }
+
+    public static func path(_ name: String) -> String { folder + "/" + name }
+    public static func description(_ name: String) -> String { descriptionsFolder + "/" + name }
+
+    /// The steering repository's `shared/` beside this checkout, when there is one: the copies are
+    /// checked against it (an optional cross-check; a clone alone has none).
+    public static var sharedFolder: String? {
+        let shared = URL(fileURLWithPath: repositoryRoot).deletingLastPathComponent().appendingPathComponent("shared").path
+        return FileManager.default.fileExists(atPath: shared + "/vectors") ? shared : nil
     }
 
     public static var repositoryRoot: String {

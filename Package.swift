@@ -31,6 +31,8 @@ let package = Package(
         // libjpeg-turbo (libvips' own JPEG codec) for the final encode's progressive scan script.
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // zlib's raw DEFLATE, for the xftp CLI's web links (simplexmq Client/Main.hs encodeWebURI).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         .target(name: "SXCore", swiftSettings: strict),
         // libsodium for the ciphers; OpenSSL's libcrypto for SHA-256/512 (the CPU's SHA and AVX2 code).
@@ -39,7 +41,7 @@ let package = Package(
         .target(name: "SXArchive", dependencies: ["SXCore", "SXDatabase", "CArchive"], swiftSettings: strict),
         .target(name: "SXMedia", dependencies: ["SXCore", "CVips", "CJPEG"], swiftSettings: strict),
         // Chunk plans, transfer-file encryption, file descriptions, relays and send/receive.
-        .target(name: "SXTransfer", dependencies: ["SXCore", "SXCrypto", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
+        .target(name: "SXTransfer", dependencies: ["SXCore", "SXCrypto", "CZlib", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
         // Moving a whole profile to another machine: archive export + transfer, transfer + archive import.
         .target(name: "SXDeviceMigration", dependencies: ["SXCore", "SXCrypto", "SXArchive", "SXTransfer"], swiftSettings: strict),
         // Data-directory care: the storage report and cleaning (needs the import's staging names).

@@ -902,8 +902,16 @@ _sxkit_transfer_info() {
     repeating_flags=()
     non_repeating_flags=(--json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=()
+    non_repeating_options=(--link)
     __sxkit_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--link')
+        __sxkit_add_completions -W 'simplex'$'\n''web'
+        return
+        ;;
+    esac
 
     # Offer positional completions
     case "${positional_number}" in

@@ -80,7 +80,7 @@ function __sxkit_parse_tokens -S
             case 'receive'
                 __sxkit_parse_subcommand 1 'o/output=' 'relay=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'info'
-                __sxkit_parse_subcommand 1 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'link=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'cancel'
                 __sxkit_parse_subcommand 1 'relay=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
@@ -408,6 +408,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" v verbose' -s 'v' -l 'verbose' -d 'Print every item, not only failures and the summary.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit transfer info" -eq 1' -F
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer info" link' -l 'link' -d 'Print the (recipient) description as a link: simplex (simplex:/file#/?desc=…) or web (the xftp CLI\'s).' -rfka 'simplex web'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer info" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer info" q quiet' -s 'q' -l 'quiet' -d 'Print only errors.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer info" v verbose' -s 'v' -l 'verbose' -d 'Print every item, not only failures and the summary.'

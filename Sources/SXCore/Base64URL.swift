@@ -19,6 +19,21 @@ public enum Base64URL {
         return Data(base64Encoded: standard).map { [UInt8]($0) }
     }
 
+    /// As SimpleX parses binary fields of descriptions and addresses (simplexmq
+    /// `src/Simplex/Messaging/Encoding/String.hs` `base64urlP`, base64-bytestring's URL decoder):
+    /// padding optional (but right when present), and canonical: the unused bits of the last
+    /// character must be zero. Nil for anything else, including the empty string.
+    public static func decodeLenient(_ text: String) -> [UInt8]? {
+        let padding = text.utf8.reversed().prefix(while: { $0 == UInt8(ascii: "=") }).count
+        let body = text.utf8.dropLast(padding)
+        guard !body.isEmpty, body.count % 4 != 1, body.allSatisfy(isAlphabet) else { return nil }
+        let padded = String(decoding: body, as: UTF8.self) + String(repeating: "=", count: (4 - body.count % 4) % 4)
+        guard padding == 0 || padded.utf8.count == text.utf8.count, let bytes = decode(padded) else { return nil }
+        // Canonical: encoding the bytes again gives the same characters.
+        guard encode(bytes).utf8.dropLast((4 - body.count % 4) % 4).elementsEqual(body) else { return nil }
+        return bytes
+    }
+
     private static func isAlphabet(_ c: UInt8) -> Bool {
         (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F
     }

@@ -9,6 +9,11 @@ public enum FileBytes {
     public static func read(_ path: String, limit: Int) throws -> [UInt8] {
         let fd = try POSIXFile.open(path, flags: O_RDONLY)
         defer { close(fd) }
+        return try readAll(descriptor: fd, limit: limit, path: path)
+    }
+
+    /// Reads an open descriptor to its end (stdin, a pipe), refusing more than `limit` bytes.
+    public static func readAll(descriptor fd: Int32, limit: Int, path: String) throws -> [UInt8] {
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

@@ -34,11 +34,11 @@ public struct DeviceMigrationReceiver: Sendable {
 
     public let dataDirectory: DataDirectory
     public let passphrase: SecretBytes
-    public let relays: @Sendable (String) throws -> any ChunkRelay
+    public let relays: @Sendable (RelayAddress) throws -> any ChunkRelay
     public let options: Options
 
     public init(dataDirectory: DataDirectory, passphrase: SecretBytes, options: Options,
-                relays: @escaping @Sendable (String) throws -> any ChunkRelay) {
+                relays: @escaping @Sendable (RelayAddress) throws -> any ChunkRelay) {
         self.dataDirectory = dataDirectory
         self.passphrase = passphrase
         self.options = options

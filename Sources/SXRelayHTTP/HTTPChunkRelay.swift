@@ -35,7 +35,8 @@ public final class HTTPChunkRelay: ChunkRelay {
     }
 
     /// The relay's base URL, e.g. `http://127.0.0.1:43117` (no trailing slash).
-    public let address: String
+    public let url: String
+    public var address: RelayAddress { .sxkit(url) }
     private let timeouts: Timeouts
     private let client: HTTPClient
 
@@ -50,7 +51,7 @@ public final class HTTPChunkRelay: ChunkRelay {
               parsed.query == nil, parsed.fragment == nil else {
             throw RelayError.protocolError(relay: url, reason: "'\(url)' is not an http:// or https:// relay address")
         }
-        address = base
+        self.url = base
         self.timeouts = timeouts
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
@@ -99,11 +100,9 @@ public final class HTTPChunkRelay: ChunkRelay {
               let created = try? JSONDecoder().decode(HTTPRelayWire.CreateResponse.self, from: Data(answer.body.readableBytesView)),
               created.recipientIds.count == request.recipientKeys.count,
               ([created.senderId] + created.recipientIds).allSatisfy(HTTPRelayWire.isWellFormedId) else {
-            throw RelayError.protocolError(relay: address, reason: "unexpected answer to a chunk create (HTTP \(answer.status))")
+            throw RelayError.protocolError(relay: url, reason: "unexpected answer to a chunk create (HTTP \(answer.status))")
         }
-        return CreatedChunk(
-            sender: ChunkReplica(id: created.senderId, key: request.senderKey),
-            recipients: zip(created.recipientIds, request.recipientKeys).map { ChunkReplica(id: $0, key: $1) })
+        return CreatedChunk(senderId: Base64URL.decode(created.senderId)!, recipientIds: created.recipientIds.map { Base64URL.decode($0)! })
     }
 
     public func upload(_ sender: ChunkReplica, from file: String, offset: Int64, length: Int64) async throws {
@@ -116,20 +115,20 @@ public final class HTTPChunkRelay: ChunkRelay {
         http.headers.add(name: "Content-Type", value: "application/octet-stream")
         http.body = .stream(FileRangeBytes(path: file, offset: offset, length: length, bufferSize: Self.bufferSize),
                             length: .known(length))
-        let answer = try await exchange(http, id: sender.id, size: length)
+        let answer = try await exchange(http, id: sender.idText, size: length)
         guard answer.status == 200 || answer.status == 204 else {
-            throw RelayError.protocolError(relay: address, reason: "unexpected answer to an upload (HTTP \(answer.status))")
+            throw RelayError.protocolError(relay: url, reason: "unexpected answer to an upload (HTTP \(answer.status))")
         }
     }
 
     public func upload(_ sender: ChunkReplica, bytes: [UInt8]) async throws {
-        guard !bytes.isEmpty else { throw RelayError.sizeRejected(relay: address, id: sender.id, size: 0, limit: HTTPRelayWire.largestChunk) }
+        guard !bytes.isEmpty else { throw RelayError.sizeRejected(relay: url, id: sender.idText, size: 0, limit: HTTPRelayWire.largestChunk) }
         var http = try request(for: sender, method: .PUT)
         http.headers.add(name: "Content-Type", value: "application/octet-stream")
         http.body = .stream(MemoryBytes(bytes: bytes, bufferSize: Self.bufferSize), length: .known(Int64(bytes.count)))
-        let answer = try await exchange(http, id: sender.id, size: Int64(bytes.count))
+        let answer = try await exchange(http, id: sender.idText, size: Int64(bytes.count))
         guard answer.status == 200 || answer.status == 204 else {
-            throw RelayError.protocolError(relay: address, reason: "unexpected answer to an upload (HTTP \(answer.status))")
+            throw RelayError.protocolError(relay: url, reason: "unexpected answer to an upload (HTTP \(answer.status))")
         }
     }
 
@@ -139,17 +138,17 @@ public final class HTTPChunkRelay: ChunkRelay {
         do { response = try await client.execute(http, timeout: TimeAmount(timeouts.request)) } catch { throw transportFailure(error) }
         guard response.status.code == 200 else {
             let body = try? await response.body.collect(upTo: Self.maxAnswer)
-            throw failure(status: Int(response.status.code), body: body, id: recipient.id, size: 0)
+            throw failure(status: Int(response.status.code), body: body, id: recipient.idText, size: 0)
         }
         if let length = response.headers.first(name: "Content-Length").flatMap(Int64.init), length > Int64(buffer.capacity) {
-            throw RelayError.sizeRejected(relay: address, id: recipient.id, size: length, limit: Int64(buffer.capacity))
+            throw RelayError.sizeRejected(relay: url, id: recipient.idText, size: length, limit: Int64(buffer.capacity))
         }
         buffer.removeAll()
         do {
             for try await piece in response.body {
                 let fits = piece.withUnsafeReadableBytes { buffer.append($0) }
                 guard fits else {
-                    throw RelayError.sizeRejected(relay: address, id: recipient.id, size: Int64(buffer.count + piece.readableBytes),
+                    throw RelayError.sizeRejected(relay: url, id: recipient.idText, size: Int64(buffer.count + piece.readableBytes),
                                                   limit: Int64(buffer.capacity))
                 }
             }
@@ -159,27 +158,29 @@ public final class HTTPChunkRelay: ChunkRelay {
     }
 
     public func delete(_ sender: ChunkReplica) async throws {
-        let answer = try await exchange(try request(for: sender, method: .DELETE), id: sender.id, size: 0)
+        let answer = try await exchange(try request(for: sender, method: .DELETE), id: sender.idText, size: 0)
         // 404: already deleted or expired, which is what was asked for.
         guard answer.status == 204 || answer.status == 200 || answer.status == 404 else {
-            throw RelayError.protocolError(relay: address, reason: "unexpected answer to a delete (HTTP \(answer.status))")
+            throw RelayError.protocolError(relay: url, reason: "unexpected answer to a delete (HTTP \(answer.status))")
         }
     }
 
     // MARK: Exchanges
 
     private func chunksURL(_ id: String? = nil) -> String {
-        address + "/" + HTTPRelayWire.chunksPath + (id.map { "/" + $0 } ?? "")
+        url + "/" + HTTPRelayWire.chunksPath + (id.map { "/" + $0 } ?? "")
     }
 
     private func request(for replica: ChunkReplica, method: HTTPMethod) throws -> HTTPClientRequest {
         // An id from a description goes into a URL path: refuse anything that is not an id.
-        guard HTTPRelayWire.isWellFormedId(replica.id) else {
-            throw RelayError.chunkNotFound(relay: address, id: replica.id)
+        guard HTTPRelayWire.isWellFormedId(replica.idText) else {
+            throw RelayError.chunkNotFound(relay: url, id: replica.idText)
         }
-        var http = HTTPClientRequest(url: chunksURL(replica.id))
+        guard replica.key.algorithm == .ed25519 else { throw RelayError.wrongKey(relay: url, id: replica.idText) }
+        var http = HTTPClientRequest(url: chunksURL(replica.idText))
         http.method = method
-        http.headers.add(name: "Authorization", value: "Bearer " + Base64URL.encode(replica.key))
+        // The private key itself, which the relay checks against the public key it was given.
+        http.headers.add(name: "Authorization", value: "Bearer " + Base64URL.encode(replica.key.raw))
         return http
     }
 
@@ -200,15 +201,15 @@ public final class HTTPChunkRelay: ChunkRelay {
     private func failure(status: Int, body: ByteBuffer?, id: String, size: Int64) -> RelayError {
         let answer = body.flatMap { try? JSONDecoder().decode(HTTPRelayWire.ErrorBody.self, from: Data($0.readableBytesView)) }
         switch status {
-        case 404: return .chunkNotFound(relay: address, id: id)
-        case 401, 403: return .wrongKey(relay: address, id: id)
-        case 413: return .sizeRejected(relay: address, id: id, size: size, limit: answer?.limit ?? 0)
-        case 422: return .digestMismatch(relay: address, id: id)
-        case 507: return .storageFull(relay: address)
+        case 404: return .chunkNotFound(relay: url, id: id)
+        case 401, 403: return .wrongKey(relay: url, id: id)
+        case 413: return .sizeRejected(relay: url, id: id, size: size, limit: answer?.limit ?? 0)
+        case 422: return .digestMismatch(relay: url, id: id)
+        case 507: return .storageFull(relay: url)
         case 408, 429, 500...599:
-            return .unavailable(relay: address, reason: "HTTP \(status)" + (answer.map { ": \($0.error)" } ?? ""))
+            return .unavailable(relay: url, reason: "HTTP \(status)" + (answer.map { ": \($0.error)" } ?? ""))
         default:
-            return .protocolError(relay: address, reason: "HTTP \(status)" + (answer.map { ": \($0.error)" } ?? ""))
+            return .protocolError(relay: url, reason: "HTTP \(status)" + (answer.map { ": \($0.error)" } ?? ""))
         }
     }
 
@@ -219,6 +220,6 @@ public final class HTTPChunkRelay: ChunkRelay {
         let reason = text.localizedCaseInsensitiveContains("refused") ? "connection refused"
             : text.localizedCaseInsensitiveContains("timeout") ? "timed out (\(text))"
             : text
-        return RelayError.unavailable(relay: address, reason: reason)
+        return RelayError.unavailable(relay: url, reason: reason)
     }
 }

@@ -213,7 +213,7 @@ final class ChunkStore: Sendable {
         state.withLock { $0 = loaded }
     }
 
-    /// 24 random bytes, base64url: 32 characters, no padding.
+    /// 16 random bytes (as an XFTP server mints ids), base64url: 24 characters with padding.
     static func newId() -> String {
         var bytes = [UInt8](repeating: 0, count: HTTPRelayWire.idLength)
         bytes.withUnsafeMutableBytes { SodiumRuntime.randomBytes($0) }

@@ -149,12 +149,14 @@ struct RelayRoutes: Sendable {
         return id
     }
 
+    /// The public key of the private key presented (the store keeps the hashes of public keys).
     private func bearerKey(_ request: Request) throws -> [UInt8] {
         guard let value = request.headers[.authorization], value.hasPrefix("Bearer "),
-              let key = Base64URL.decode(String(value.dropFirst(7))), key.count == HTTPRelayWire.keyLength else {
+              var seed = Base64URL.decode(String(value.dropFirst(7))), seed.count == Ed25519.seedLength else {
             throw StoreFailure.wrongKey
         }
-        return key
+        defer { Wipe.array(&seed) }
+        return Ed25519.publicKey(seed: seed)
     }
 
     private func respond(_ body: () async throws -> Response) async -> Response {

@@ -18,7 +18,7 @@ struct MigrateReceiveCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The recipient description written by `migrate send`.", completion: .file())
+    @Argument(help: "The recipient description written by `migrate send`: its .yaml file, a file holding its link, or - for stdin.", completion: .file())
     var description: String
 
     @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"))
@@ -35,12 +35,12 @@ struct MigrateReceiveCommand: ParsableCommand {
 
     func run() throws {
         let data = dataDirectory.resolve()
-        let parsed = try FileDescription.load(description)
+        let (parsed, _) = try DescriptionArgument.load(description)
         let secret = try passphrase.resolve()
         let receiver = DeviceMigrationReceiver(
             dataDirectory: data, passphrase: secret,
             options: .init(tempRoot: try MigrationTemp.folder(data), replaceExisting: replace, policy: chunks.policy),
-            relays: RelayAddress.resolver(override: relay))
+            relays: RelayOpener.resolver(override: relay))
         let display = TransferEventDisplay(options: global, label: "receive")
         let importTracker = ProgressTracker(label: "import")
         let path = description

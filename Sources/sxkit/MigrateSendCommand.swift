@@ -45,7 +45,7 @@ struct MigrateSendCommand: ParsableCommand {
         }
         let tempRoot = try MigrationTemp.folder(data)
         let sender = DeviceMigrationSender(
-            dataDirectory: data, passphrase: try passphrase.resolve(), relay: try RelayAddress.open(relay),
+            dataDirectory: data, passphrase: try passphrase.resolve(), relay: try RelayOpener.open(relay),
             options: .init(descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath), tempRoot: tempRoot,
                            fresh: fresh, force: force, policy: chunks.policy))
         let exportTracker = ProgressTracker(label: "export")
@@ -72,7 +72,7 @@ struct MigrateSendCommand: ParsableCommand {
             out.writeLine("sender description (keep it; `sxkit transfer cancel` deletes the chunks): \(result.transfer.senderDescription)")
             out.writeLine("on the other machine, with the same database passphrase:")
             out.writeLine("  sxkit migrate receive '\(Path.basename(result.transfer.recipientDescriptions[0]))' --data-dir <new data dir>"
-                + (RelayAddress.isURL(relay) ? "" : " --relay <where this relay folder is mounted there>"))
+                + (RelayOpener.isURL(relay) ? "" : " --relay <where this relay folder is mounted there>"))
         }
         if !archiveErrors.isEmpty { throw CommandFailure(status: .partial) }
     }

@@ -7,7 +7,7 @@ import Glibc
 /// The root command. `sxkit --version` is handled here rather than through ArgumentParser's static
 /// version string, because it reports the libraries actually loaded at run time.
 struct SXKit: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = "0.2.0"
 
     static let configuration = CommandConfiguration(
         commandName: "sxkit",

@@ -20,8 +20,8 @@ struct TransferCancelCommand: ParsableCommand {
 
     func run() throws {
         let path = description
-        let parsed = try FileDescription.load(path)
-        let relays = RelayAddress.resolver(override: relay)
+        let (parsed, _) = try DescriptionArgument.load(path)
+        let relays = RelayOpener.resolver(override: relay)
         let deleted = try waitFor { try await TransferSender.cancel(parsed, path: path, relays: relays) }
         if global.json {
             ConsoleOutput.standardOutput.writeLine("{\"type\":\"sndFileCancelled\",\"deletedReplicas\":\(deleted)}")

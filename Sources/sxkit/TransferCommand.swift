@@ -20,8 +20,8 @@ struct TransferCommand: ParsableCommand {
     )
 }
 
-/// Turns a `--relay` value into a relay.
-enum RelayAddress {
+/// Turns a `--relay` value, or a description's server, into a relay.
+enum RelayOpener {
     static func isURL(_ address: String) -> Bool { address.hasPrefix("http://") || address.hasPrefix("https://") }
 
     static func open(_ address: String) throws -> any ChunkRelay {
@@ -37,10 +37,19 @@ enum RelayAddress {
     /// For receive and cancel: the description's relay, or `override` for every replica (the same
     /// disk is often mounted at another path on the other machine). One relay per address for the
     /// whole run: an HTTP relay keeps its connection pool across chunks.
-    static func resolver(override: String?) -> @Sendable (String) throws -> any ChunkRelay {
+    static func resolver(override: String?) -> @Sendable (SXTransfer.RelayAddress) throws -> any ChunkRelay {
         let opened = Mutex<[String: any ChunkRelay]>([:])
         return { address in
-            let key = override ?? address
+            let key: String
+            switch (override, address) {
+            case (let given?, _):
+                key = given
+            case (nil, .sxkit(let location)):
+                key = location
+            case (nil, .xftp(let server)):
+                throw RelayError.protocolError(relay: server.hosts.first.map(\.description) ?? server.description,
+                                               reason: "it is an XFTP server; this version of sxkit reads and writes descriptions for SimpleX's XFTP servers but does not connect to them yet")
+            }
             if let relay = opened.withLock({ $0[key] }) { return relay }
             let relay = try open(key)
             return opened.withLock { cache in

@@ -14,7 +14,7 @@ struct TransferReceiveCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: "The recipient description (.yaml).", completion: .file())
+    @Argument(help: "The recipient description: a .yaml file, a file holding its link, or - to read either from stdin.", completion: .file())
     var description: String
 
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
@@ -31,9 +31,9 @@ struct TransferReceiveCommand: ParsableCommand {
 
     func run() throws {
         let path = description
-        let parsed = try FileDescription.load(path)
+        let (parsed, _) = try DescriptionArgument.load(path)
         let receiver = TransferReceiver(options: .init(destination: output, tempRoot: try temp.resolve(), policy: chunks.policy),
-                                        relays: RelayAddress.resolver(override: relay))
+                                        relays: RelayOpener.resolver(override: relay))
         let display = TransferEventDisplay(options: global, label: "receive")
         let (result, seconds) = try timed { try waitFor { try await receiver.receive(parsed, path: path, events: display.handler) } }
         display.stop()

@@ -40,7 +40,7 @@ struct TransferSendCommand: ParsableCommand {
     }
 
     func run() throws {
-        let relay = try RelayAddress.open(relay)
+        let relay = try RelayOpener.open(relay)
         let options = TransferSender.Options(recipients: recipients, force: force,
                                              descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath),
                                              tempRoot: try temp.resolve(), policy: chunks.policy)
@@ -58,7 +58,7 @@ struct TransferSendCommand: ParsableCommand {
         for path in result.recipientDescriptions { out.writeLine("recipient description: \(path)") }
         out.writeLine("to receive: give a recipient description to the recipient, privately; they run")
         out.writeLine("  sxkit transfer receive '\(Path.basename(result.recipientDescriptions[0]))'"
-            + (RelayAddress.isURL(relay.address) ? "" : " --relay <where this relay folder is mounted on their machine>"))
+            + (RelayOpener.isURL(relay.address.description) ? "" : " --relay <where this relay folder is mounted on their machine>"))
         out.writeLine("to cancel: sxkit transfer cancel '\(result.senderDescription)'")
     }
 }

@@ -41,19 +41,17 @@ struct RelayServeCommandTests {
 
         let bytes = testBytes(1_500_000, seed: 7)
         let path = try folder.write("chunk", bytes)
-        let request = ChunkCreateRequest(size: Int64(bytes.count), digest: SHA256Digest.of(bytes),
-                                         senderKey: key(1), recipientKeys: [key(2)])
         // Long idle timeout: other suites' synchronous tests may hold this process's cooperative threads
         // for minutes, and the response is read only when a thread is free.
         let timeouts = HTTPChunkRelay.Timeouts(connect: .seconds(10), idle: .seconds(1800), request: .seconds(3600))
         try await HTTPChunkRelay.with(url: url, timeouts: timeouts) { relay in
-            #expect(relay.address == url)
-            let created = try await relay.create(request)
+            #expect(relay.address == .sxkit(url))
+            let created = try await relay.createWithFreshKeys(size: Int64(bytes.count), digest: SHA256Digest.of(bytes))
             try await relay.upload(created.sender, from: path, offset: 0, length: Int64(bytes.count))
             try await relay.download(created.recipients[0], to: folder.file("out"))
             #expect(try folder.read("out") == bytes)
-            await #expect(throws: RelayError.wrongKey(relay: url, id: created.recipients[0].id)) {
-                try await relay.download(ChunkReplica(id: created.recipients[0].id, key: key(3)), to: folder.file("bad"))
+            await #expect(throws: RelayError.wrongKey(relay: url, id: created.recipients[0].idText)) {
+                try await relay.download(ChunkReplica(id: created.recipients[0].id, key: .generate()), to: folder.file("bad"))
             }
             try await relay.delete(created.sender)
         }
@@ -142,5 +140,4 @@ struct RelayServeCommandTests {
         #expect(result.stderr.contains("cannot listen on 127.0.0.1:\(port)"), "stderr: \(result.stderr)")
     }
 
-    private func key(_ n: UInt8) -> [UInt8] { [UInt8](repeating: n, count: 32) }
 }

@@ -15,11 +15,10 @@ struct RelayEndToEndTests {
         defer { Task { await relay.stop() } }
         let chunk = try TestChunk(folder: folder, name: "chunk", size: 1_000_003, seed: 1, recipients: 3)
 
-        let created = try await relay.client.create(chunk.request)
-        #expect(created.sender.key == chunk.request.senderKey)
-        #expect(created.recipients.map(\.key) == chunk.request.recipientKeys)
+        let created = try await chunk.create(on: relay.client)
         let ids = [created.sender.id] + created.recipients.map(\.id)
-        #expect(Set(ids).count == 4 && ids.allSatisfy { $0.count == 32 && HTTPRelayWire.isWellFormedId($0) })
+        // 16 random bytes each, as an XFTP server mints them.
+        #expect(Set(ids).count == 4 && ids.allSatisfy { $0.count == 16 && HTTPRelayWire.isWellFormedId(Base64URL.encode($0)) })
 
         try await relay.client.upload(created.sender, from: chunk.path, offset: 0, length: chunk.request.size)
         for (n, recipient) in created.recipients.enumerated() {
@@ -31,7 +30,7 @@ struct RelayEndToEndTests {
 
         try await relay.client.delete(created.sender)
         for recipient in created.recipients {
-            await #expect(throws: RelayError.chunkNotFound(relay: relay.url, id: recipient.id)) {
+            await #expect(throws: RelayError.chunkNotFound(relay: relay.url, id: recipient.idText)) {
                 try await relay.client.download(recipient, to: folder.file("gone"))
             }
         }
@@ -46,8 +45,7 @@ struct RelayEndToEndTests {
         defer { Task { await relay.stop() } }
         let whole = try TestChunk(folder: folder, name: "file", size: 3 * 1024 * 1024, seed: 2)
         let part = Array(whole.bytes[1_048_576..<(1_048_576 + 700_001)])
-        let request = ChunkCreateRequest(size: Int64(part.count), digest: SHA256Digest.of(part), senderKey: randomKey(), recipientKeys: [randomKey()])
-        let created = try await relay.client.create(request)
+        let created = try await relay.client.createWithFreshKeys(size: Int64(part.count), digest: SHA256Digest.of(part))
         try await relay.client.upload(created.sender, from: whole.path, offset: 1_048_576, length: Int64(part.count))
         try await relay.client.download(created.recipients[0], to: folder.file("out"))
         #expect(try folder.read("out") == part)
@@ -58,20 +56,20 @@ struct RelayEndToEndTests {
         let relay = try await RunningRelay.start(store: folder.file("store"))
         defer { Task { await relay.stop() } }
         let chunk = try TestChunk(folder: folder, name: "chunk", size: 5000, seed: 3, recipients: 2)
-        let created = try await relay.client.create(chunk.request)
+        let created = try await chunk.create(on: relay.client)
         try await relay.client.upload(created.sender, from: chunk.path, offset: 0, length: 5000)
 
         let forged = ChunkReplica(id: created.recipients[0].id, key: randomKey())
-        await #expect(throws: RelayError.wrongKey(relay: relay.url, id: forged.id)) {
+        await #expect(throws: RelayError.wrongKey(relay: relay.url, id: forged.idText)) {
             try await relay.client.download(forged, to: folder.file("out"))
         }
         // Another recipient's key does not open this recipient's id either.
         let swapped = ChunkReplica(id: created.recipients[0].id, key: created.recipients[1].key)
-        await #expect(throws: RelayError.wrongKey(relay: relay.url, id: swapped.id)) {
+        await #expect(throws: RelayError.wrongKey(relay: relay.url, id: swapped.idText)) {
             try await relay.client.download(swapped, to: folder.file("out"))
         }
         // The sender's id is not a download id, even with the sender's key.
-        await #expect(throws: RelayError.chunkNotFound(relay: relay.url, id: created.sender.id)) {
+        await #expect(throws: RelayError.chunkNotFound(relay: relay.url, id: created.sender.idText)) {
             try await relay.client.download(created.sender, to: folder.file("out"))
         }
         #expect(!FileManager.default.fileExists(atPath: folder.file("out")))
@@ -82,17 +80,17 @@ struct RelayEndToEndTests {
         let relay = try await RunningRelay.start(store: folder.file("store"))
         defer { Task { await relay.stop() } }
         let chunk = try TestChunk(folder: folder, name: "chunk", size: 70_000, seed: 4)
-        let created = try await relay.client.create(chunk.request)
+        let created = try await chunk.create(on: relay.client)
         let forged = ChunkReplica(id: created.sender.id, key: randomKey())
-        await #expect(throws: RelayError.wrongKey(relay: relay.url, id: forged.id)) {
+        await #expect(throws: RelayError.wrongKey(relay: relay.url, id: forged.idText)) {
             try await relay.client.upload(forged, from: chunk.path, offset: 0, length: 70_000)
         }
         try await relay.client.upload(created.sender, from: chunk.path, offset: 0, length: 70_000)
-        await #expect(throws: RelayError.wrongKey(relay: relay.url, id: forged.id)) {
+        await #expect(throws: RelayError.wrongKey(relay: relay.url, id: forged.idText)) {
             try await relay.client.delete(forged)
         }
         // A recipient key is not a sender key.
-        await #expect(throws: RelayError.wrongKey(relay: relay.url, id: created.sender.id)) {
+        await #expect(throws: RelayError.wrongKey(relay: relay.url, id: created.sender.idText)) {
             try await relay.client.delete(ChunkReplica(id: created.sender.id, key: created.recipients[0].key))
         }
         try await relay.client.download(created.recipients[0], to: folder.file("out"))
@@ -104,8 +102,8 @@ struct RelayEndToEndTests {
         let relay = try await RunningRelay.start(store: folder.file("store"))
         defer { Task { await relay.stop() } }
         let chunk = try TestChunk(folder: folder, name: "chunk", size: 100, seed: 5)
-        let created = try await relay.client.create(chunk.request)
-        await #expect(throws: RelayError.chunkNotFound(relay: relay.url, id: created.recipients[0].id)) {
+        let created = try await chunk.create(on: relay.client)
+        await #expect(throws: RelayError.chunkNotFound(relay: relay.url, id: created.recipients[0].idText)) {
             try await relay.client.download(created.recipients[0], to: folder.file("out"))
         }
     }
@@ -116,11 +114,11 @@ struct RelayEndToEndTests {
         defer { Task { await relay.stop() } }
         let chunk = try TestChunk(folder: folder, name: "chunk", size: 300_000, seed: 6)
         let other = try TestChunk(folder: folder, name: "other", size: 300_000, seed: 7)
-        let created = try await relay.client.create(chunk.request)
-        await #expect(throws: RelayError.digestMismatch(relay: relay.url, id: created.sender.id)) {
+        let created = try await chunk.create(on: relay.client)
+        await #expect(throws: RelayError.digestMismatch(relay: relay.url, id: created.sender.idText)) {
             try await relay.client.upload(created.sender, from: other.path, offset: 0, length: 300_000)
         }
-        await #expect(throws: RelayError.chunkNotFound(relay: relay.url, id: created.recipients[0].id)) {
+        await #expect(throws: RelayError.chunkNotFound(relay: relay.url, id: created.recipients[0].idText)) {
             try await relay.client.download(created.recipients[0], to: folder.file("out"))
         }
         #expect(filesBelow(relay.store + "/tmp").isEmpty && filesBelow(relay.store + "/data").isEmpty)
@@ -135,9 +133,9 @@ struct RelayEndToEndTests {
         let relay = try await RunningRelay.start(store: folder.file("store"))
         defer { Task { await relay.stop() } }
         let chunk = try TestChunk(folder: folder, name: "chunk", size: 2 * 1024 * 1024, seed: 8)
-        let created = try await relay.client.create(chunk.request)
+        let created = try await chunk.create(on: relay.client)
         try await relay.client.upload(created.sender, from: chunk.path, offset: 0, length: chunk.request.size)
-        let dataFile = relay.store + "/data/" + created.sender.id
+        let dataFile = relay.store + "/data/" + created.sender.idText
         let before = try POSIXFile.status(dataFile)
         try await relay.client.upload(created.sender, from: chunk.path, offset: 0, length: chunk.request.size)
         // Even different bytes of the right size are ignored once the chunk is complete.
@@ -155,15 +153,15 @@ struct RelayEndToEndTests {
         let relay = try await RunningRelay.start(store: folder.file("store"))
         defer { Task { await relay.stop() } }
         let chunks = try (0..<12).map { try TestChunk(folder: folder, name: "c\($0)", size: 512 * 1024 + $0, seed: 100 + UInt64($0)) }
-        let created = try await withThrowingTaskGroup(of: (Int, CreatedChunk).self) { group in
+        let created = try await withThrowingTaskGroup(of: (Int, CreatedReplicas).self) { group in
             for (n, chunk) in chunks.enumerated() {
                 group.addTask {
-                    let created = try await relay.client.create(chunk.request)
+                    let created = try await chunk.create(on: relay.client)
                     try await relay.client.upload(created.sender, from: chunk.path, offset: 0, length: chunk.request.size)
                     return (n, created)
                 }
             }
-            var all: [Int: CreatedChunk] = [:]
+            var all: [Int: CreatedReplicas] = [:]
             for try await (n, c) in group { all[n] = c }
             return all
         }
@@ -181,21 +179,23 @@ struct RelayEndToEndTests {
         let relay = try await RunningRelay.start(store: folder.file("store"))
         defer { Task { await relay.stop() } }
         let chunk = try TestChunk(folder: folder, name: "chunk", size: 4096, seed: 10, recipients: 2)
-        let created = try await relay.client.create(chunk.request)
+        let created = try await chunk.create(on: relay.client)
         try await relay.client.upload(created.sender, from: chunk.path, offset: 0, length: 4096)
 
         #expect(try POSIXFile.status(relay.store).st_mode & 0o777 == 0o700)
-        let meta = relay.store + "/meta/" + created.sender.id + ".json"
+        let meta = relay.store + "/meta/" + created.sender.idText + ".json"
         #expect(try POSIXFile.status(meta).st_mode & 0o777 == 0o600)
         let metaText = String(decoding: try FileBytes.read(meta, limit: 1 << 20), as: UTF8.self)
-        let keys = [chunk.request.senderKey] + chunk.request.recipientKeys
-        for key in keys { #expect(metaText.contains(Base64URL.encode(SHA256Digest.of(key)))) }
+        let keys = [created.sender.key] + created.recipients.map(\.key)
+        for key in keys { #expect(metaText.contains(Base64URL.encode(SHA256Digest.of(key.ed25519PublicKey!)))) }
         for file in filesBelow(relay.store) {
             let bytes = try FileBytes.read(file, limit: 1 << 24)
             let text = String(decoding: bytes, as: UTF8.self)
             for key in keys {
-                #expect(!text.contains(Base64URL.encode(key)) && !text.contains(Hex.encode(key)))
-                #expect(!contains(bytes, key), "raw key bytes in \(file)")
+                for secret in [key.raw, key.ed25519PublicKey!] {
+                    #expect(!text.contains(Base64URL.encode(secret)) && !text.contains(Hex.encode(secret)))
+                    #expect(!contains(bytes, secret), "raw key bytes in \(file)")
+                }
             }
         }
     }
@@ -205,16 +205,16 @@ struct RelayEndToEndTests {
         let store = folder.file("store")
         let first = try await RunningRelay.start(store: store)
         let chunk = try TestChunk(folder: folder, name: "chunk", size: 10_000, seed: 11)
-        let done = try await first.client.create(chunk.request)
+        let done = try await chunk.create(on: first.client)
         try await first.client.upload(done.sender, from: chunk.path, offset: 0, length: 10_000)
-        let pending = try await first.client.create(chunk.request)
+        let pending = try await chunk.create(on: first.client)
         await first.stop()
 
         let second = try await RunningRelay.start(store: store)
         defer { Task { await second.stop() } }
         try await second.client.download(done.recipients[0], to: folder.file("out"))
         #expect(try folder.read("out") == chunk.bytes)
-        await #expect(throws: RelayError.chunkNotFound(relay: second.url, id: pending.recipients[0].id)) {
+        await #expect(throws: RelayError.chunkNotFound(relay: second.url, id: pending.recipients[0].idText)) {
             try await second.client.download(pending.recipients[0], to: folder.file("out2"))
         }
         // The reservation survived too: the pending chunk can still be completed.

@@ -17,12 +17,12 @@ struct RelayFaultTests {
         let relay = try await RunningRelay.start(store: folder.file("store"))
         defer { Task { await relay.stop() } }
         let chunk = try TestChunk(folder: folder, name: "chunk", size: 1000, seed: 30)
-        let created = try await relay.client.create(chunk.request)
+        let created = try await chunk.create(on: relay.client)
         await relay.stopServer()
         for operation in ["create", "upload", "download", "delete"] {
             do {
                 switch operation {
-                case "create": _ = try await relay.client.create(chunk.request)
+                case "create": _ = try await chunk.create(on: relay.client)
                 case "upload": try await relay.client.upload(created.sender, from: chunk.path, offset: 0, length: 1000)
                 case "download": try await relay.client.download(created.recipients[0], to: folder.file("out"))
                 default: try await relay.client.delete(created.sender)
@@ -48,8 +48,7 @@ struct RelayFaultTests {
         var digest = SHA256Digest()
         let zeros = [UInt8](repeating: 0, count: 1 << 20)
         for _ in 0..<(size >> 20) { zeros.withUnsafeBytes { digest.update($0) } }
-        let request = ChunkCreateRequest(size: Int64(size), digest: digest.finish(), senderKey: randomKey(), recipientKeys: [randomKey()])
-        let created = try await first.client.create(request)
+        let created = try await first.client.createWithFreshKeys(size: Int64(size), digest: digest.finish())
 
         let upload = Task { try await first.client.upload(created.sender, from: path, offset: 0, length: Int64(size)) }
         // Stop the server once bytes are arriving in its temp folder.
@@ -70,7 +69,7 @@ struct RelayFaultTests {
         // On restart the chunk is still reserved, not downloadable, and the upload can be retried.
         let second = try await RunningRelay.start(store: store, maxChunkSize: Int64(size))
         defer { Task { await second.stop() } }
-        await #expect(throws: RelayError.chunkNotFound(relay: second.url, id: created.recipients[0].id)) {
+        await #expect(throws: RelayError.chunkNotFound(relay: second.url, id: created.recipients[0].idText)) {
             try await second.client.download(created.recipients[0], to: folder.file("out"))
         }
         #expect(filesBelow(store + "/data").isEmpty)
@@ -100,7 +99,7 @@ struct RelayFaultTests {
         let folder = try TempFolder()
         let chunk = try TestChunk(folder: folder, name: "chunk", size: 4 * 1024 * 1024, seed: 31)
         try await HTTPChunkRelay.with(url: "http://127.0.0.1:\(port)", timeouts: RunningRelay.testTimeouts) { client in
-            let sender = ChunkReplica(id: String(repeating: "A", count: 32), key: randomKey())
+            let sender = ChunkReplica(id: [UInt8](repeating: 0, count: 16), key: randomKey())
             do {
                 try await client.upload(sender, from: chunk.path, offset: 0, length: chunk.request.size)
                 Issue.record("the upload succeeded against a relay that hung up")
@@ -115,7 +114,7 @@ struct RelayFaultTests {
         let relay = try await RunningRelay.start(store: folder.file("store"))
         defer { Task { await relay.stop() } }
         let chunk = try TestChunk(folder: folder, name: "chunk", size: 1000, seed: 32)
-        let created = try await relay.client.create(chunk.request)
+        let created = try await chunk.create(on: relay.client)
         await #expect(throws: FileSystemError.self) {
             try await relay.client.upload(created.sender, from: folder.file("missing"), offset: 0, length: 1000)
         }

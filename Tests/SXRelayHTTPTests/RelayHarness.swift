@@ -95,6 +95,7 @@ struct TestChunk {
     let path: String
     let bytes: [UInt8]
     let request: ChunkCreateRequest
+    let recipients: Int
 
     init(folder: TempFolder, name: String, size: Int, seed: UInt64, recipients: Int = 1) throws {
         var x = seed &* 0x9E37_79B9_7F4A_7C15 | 1
@@ -103,16 +104,19 @@ struct TestChunk {
             return UInt8(truncatingIfNeeded: x)
         }
         path = try folder.write(name, bytes)
+        self.recipients = recipients
+        // Keys are made at each create (see `create(on:)`); the request's are placeholders for a raw create.
         request = ChunkCreateRequest(size: Int64(size), digest: SHA256Digest.of(bytes),
-                                     senderKey: randomKey(), recipientKeys: (0..<recipients).map { _ in randomKey() })
+                                     senderKey: randomKey().ed25519PublicKey!, recipientKeys: (0..<recipients).map { _ in randomKey().ed25519PublicKey! })
+    }
+
+    /// Creates the chunk on `relay` with fresh keys, as a sender does.
+    func create(on relay: any ChunkRelay) async throws -> CreatedReplicas {
+        try await relay.createWithFreshKeys(size: request.size, digest: request.digest, recipients: recipients)
     }
 }
 
-func randomKey() -> [UInt8] {
-    var key = [UInt8](repeating: 0, count: 32)
-    key.withUnsafeMutableBytes { SodiumRuntime.randomBytes($0) }
-    return key
-}
+func randomKey() -> ReplicaKey { ReplicaKey.generate() }
 
 /// Every regular file below `folder`, recursively.
 func filesBelow(_ folder: String) -> [String] {

@@ -46,8 +46,17 @@ public struct RelayConformance: Sendable {
         let source = Path.join(scratch, "source-\(check.rawValue)")
         // Some padding before the chunk, so offsets are exercised.
         try Data([1, 2, 3] + bytes).write(to: URL(fileURLWithPath: source))
-        let request = ChunkCreateRequest(size: Int64(bytes.count), digest: SHA256Digest.of(bytes), senderKey: Self.key(),
-                                         recipientKeys: [Self.key(), Self.key()])
+        let request = ChunkCreateRequest(size: Int64(bytes.count), digest: SHA256Digest.of(bytes), senderKey: [], recipientKeys: [])
+        /// Creates the chunk with fresh Ed25519 keys (the relay gets the public halves), as a sender does.
+        func make(_ request: ChunkCreateRequest = request) async throws -> (sender: ChunkReplica, recipients: [ChunkReplica]) {
+            let senderKey = ReplicaKey.generate(), recipientKeys = [ReplicaKey.generate(), ReplicaKey.generate()]
+            var request = request
+            request.senderKey = senderKey.ed25519PublicKey!
+            request.recipientKeys = recipientKeys.map { $0.ed25519PublicKey! }
+            let created = try await relay.create(request)
+            guard created.recipientIds.count == recipientKeys.count else { throw Failure(check, "create returned \(created.recipientIds.count) recipient ids") }
+            return (ChunkReplica(id: created.senderId, key: senderKey), zip(created.recipientIds, recipientKeys).map { ChunkReplica(id: $0, key: $1) })
+        }
         let out = Path.join(scratch, "out-\(check.rawValue)")
         func fail(_ message: String) -> Failure { Failure(check, message) }
         func expect(_ error: RelayError, _ body: () async throws -> Void) async throws {
@@ -62,14 +71,16 @@ public struct RelayConformance: Sendable {
 
         switch check {
         case .roundTrip:
-            let created = try await relay.create(request)
-            guard created.recipients.count == 2, created.sender.id != created.recipients[0].id else { throw fail("create returned \(created)") }
+            let created = try await make()
+            guard created.sender.id != created.recipients[0].id else { throw fail("create returned the same id twice") }
+            // Ids as an XFTP server mints them: 16 random bytes (simplexmq Server/Main.hs 279).
+            guard ([created.sender] + created.recipients).allSatisfy({ $0.id.count == 16 }) else { throw fail("ids are not 16 bytes") }
             try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
             try await relay.download(created.recipients[0], to: out)
             guard try Self.read(out) == bytes else { throw fail("downloaded bytes differ") }
         case .roundTripFromMemory:
             // What a send does: the chunk straight from memory; a wrong size or wrong bytes are refused.
-            let created = try await relay.create(request)
+            let created = try await make()
             try await expect(.sizeRejected(relay: "", id: "", size: 0, limit: 0)) { try await relay.upload(created.sender, bytes: Array(bytes.dropLast())) }
             var flipped = bytes
             flipped[100] ^= 1
@@ -78,14 +89,14 @@ public struct RelayConformance: Sendable {
             try await relay.download(created.recipients[1], to: out)
             guard try Self.read(out) == bytes else { throw fail("downloaded bytes differ") }
         case .everyRecipientDownloads:
-            let created = try await relay.create(request)
+            let created = try await make()
             try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
             for recipient in created.recipients {
                 try await relay.download(recipient, to: out)
-                guard try Self.read(out) == bytes else { throw fail("recipient \(recipient.id) got different bytes") }
+                guard try Self.read(out) == bytes else { throw fail("recipient \(recipient.idText) got different bytes") }
             }
         case .wrongRecipientKey:
-            let created = try await relay.create(request)
+            let created = try await make()
             try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
             try await expect(.wrongKey(relay: "", id: "")) {
                 try await relay.download(ChunkReplica(id: created.recipients[0].id, key: Self.key()), to: out)
@@ -95,7 +106,7 @@ public struct RelayConformance: Sendable {
                 try await relay.download(ChunkReplica(id: created.recipients[0].id, key: created.recipients[1].key), to: out)
             }
         case .wrongSenderKey:
-            let created = try await relay.create(request)
+            let created = try await make()
             try await expect(.wrongKey(relay: "", id: "")) {
                 try await relay.upload(ChunkReplica(id: created.sender.id, key: Self.key()), from: source, offset: 3, length: Int64(bytes.count))
             }
@@ -103,52 +114,52 @@ public struct RelayConformance: Sendable {
             try await expect(.wrongKey(relay: "", id: "")) { try await relay.delete(ChunkReplica(id: created.sender.id, key: Self.key())) }
             try await relay.download(created.recipients[0], to: out)
         case .notFoundAfterDelete:
-            let created = try await relay.create(request)
+            let created = try await make()
             try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
             try await relay.delete(created.sender)
             for recipient in created.recipients {
                 try await expect(.chunkNotFound(relay: "", id: "")) { try await relay.download(recipient, to: out) }
             }
         case .deleteIsIdempotent:
-            let created = try await relay.create(request)
+            let created = try await make()
             try await relay.delete(created.sender)
             try await relay.delete(created.sender)
         case .reuploadIsIdempotent:
-            let created = try await relay.create(request)
+            let created = try await make()
             try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
             try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
             try await relay.download(created.recipients[1], to: out)
             guard try Self.read(out) == bytes else { throw fail("bytes differ after a second upload") }
         case .sizeMismatchRefused:
-            let created = try await relay.create(request)
+            let created = try await make()
             try await expect(.sizeRejected(relay: "", id: "", size: 0, limit: 0)) {
                 try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count) - 1)
             }
             try await expect(.chunkNotFound(relay: "", id: "")) { try await relay.download(created.recipients[0], to: out) }
         case .digestMismatchRefused:
-            let created = try await relay.create(request)
+            let created = try await make()
             try await expect(.digestMismatch(relay: "", id: "")) {
                 try await relay.upload(created.sender, from: source, offset: 2, length: Int64(bytes.count))
             }
             // A refused upload is never downloadable.
             try await expect(.chunkNotFound(relay: "", id: "")) { try await relay.download(created.recipients[0], to: out) }
         case .notDownloadableBeforeUpload:
-            let created = try await relay.create(request)
+            let created = try await make()
             try await expect(.chunkNotFound(relay: "", id: "")) { try await relay.download(created.recipients[0], to: out) }
         case .unknownIdNotFound:
             try await expect(.chunkNotFound(relay: "", id: "")) {
-                try await relay.download(ChunkReplica(id: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", key: Self.key()), to: out)
+                try await relay.download(ChunkReplica(id: [UInt8](repeating: 0, count: 16), key: Self.key()), to: out)
             }
             try await expect(.chunkNotFound(relay: "", id: "")) {
-                try await relay.download(ChunkReplica(id: "../../etc/passwd", key: Self.key()), to: out)
+                try await relay.download(ChunkReplica(id: Array("../../etc/passwd".utf8), key: Self.key()), to: out)
             }
         case .oversizedRefused:
             var big = request
             big.size = maxChunkSize + 1
-            try await expect(.sizeRejected(relay: "", id: "", size: 0, limit: 0)) { _ = try await relay.create(big) }
+            try await expect(.sizeRejected(relay: "", id: "", size: 0, limit: 0)) { _ = try await make(big) }
         case .expired:
             guard let expireAll else { return false }
-            let created = try await relay.create(request)
+            let created = try await make()
             try await relay.upload(created.sender, from: source, offset: 3, length: Int64(bytes.count))
             try await expireAll()
             try await expect(.chunkNotFound(relay: "", id: "")) { try await relay.download(created.recipients[0], to: out) }
@@ -156,7 +167,7 @@ public struct RelayConformance: Sendable {
         return true
     }
 
-    static func key() -> [UInt8] { SodiumRuntime.randomBytes(count: 32) }
+    static func key() -> ReplicaKey { ReplicaKey.generate() }
 
     static func read(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
 
@@ -169,5 +180,23 @@ public struct RelayConformance: Sendable {
         default:
             return false
         }
+    }
+}
+
+/// A chunk created the way a sender creates one: fresh Ed25519 keys, the public halves to the relay,
+/// the relay's ids paired with the private halves.
+public struct CreatedReplicas: Sendable {
+    public let sender: ChunkReplica
+    public let recipients: [ChunkReplica]
+}
+
+extension ChunkRelay {
+    public func createWithFreshKeys(size: Int64, digest: [UInt8], recipients: Int = 1) async throws -> CreatedReplicas {
+        let senderKey = ReplicaKey.generate()
+        let recipientKeys = (0..<recipients).map { _ in ReplicaKey.generate() }
+        let created = try await create(ChunkCreateRequest(size: size, digest: digest, senderKey: senderKey.ed25519PublicKey!,
+                                                          recipientKeys: recipientKeys.map { $0.ed25519PublicKey! }))
+        return CreatedReplicas(sender: ChunkReplica(id: created.senderId, key: senderKey),
+                               recipients: zip(created.recipientIds, recipientKeys).map { ChunkReplica(id: $0, key: $1) })
     }
 }

@@ -30,15 +30,20 @@ struct FolderRelayTests {
     func keysHashed() async throws {
         let temp = try TempFolder()
         let relay = FolderRelay(root: temp.path)
-        let key = SodiumRuntime.randomBytes(count: 32)
-        let rkey = SodiumRuntime.randomBytes(count: 32)
+        let key = ReplicaKey.generate(), rkey = ReplicaKey.generate()
         let bytes = [UInt8](repeating: 5, count: 1000)
-        let created = try await relay.create(ChunkCreateRequest(size: 1000, digest: SHA256Digest.of(bytes), senderKey: key, recipientKeys: [rkey]))
+        let created = try await relay.create(ChunkCreateRequest(size: 1000, digest: SHA256Digest.of(bytes), senderKey: key.ed25519PublicKey!,
+                                                                recipientKeys: [rkey.ed25519PublicKey!]))
         let all = try FileManager.default.contentsOfDirectory(atPath: temp.path).map { try temp.read($0) }.joined()
         let text = String(decoding: Array(all), as: UTF8.self)
-        #expect(!text.contains(Hex.encode(key)) && !text.contains(Base64URL.encode(key)) && !text.contains(Hex.encode(rkey)))
-        #expect(text.contains(Hex.encode(SHA256Digest.of(key))))
-        #expect(created.sender.id.count == 32)
+        // Neither private nor public keys: only the SHA-256 of each public key.
+        for k in [key, rkey] {
+            #expect(!text.contains(Hex.encode(k.raw)) && !text.contains(Base64URL.encode(k.raw)) && !text.contains(k.text))
+            #expect(!text.contains(Hex.encode(k.ed25519PublicKey!)))
+        }
+        #expect(text.contains(Hex.encode(SHA256Digest.of(key.ed25519PublicKey!))))
+        // Ids as XFTP servers mint them: 16 bytes.
+        #expect(created.senderId.count == 16 && created.recipientIds.map(\.count) == [16])
     }
 
     @Test("the sweep removes expired chunks and keeps fresh ones")
@@ -48,14 +53,14 @@ struct FolderRelayTests {
         let relay = FolderRelay(root: temp.path, now: clock.now)
         let bytes = [UInt8](repeating: 5, count: 100)
         let source = try temp.write("src", bytes)
-        let old = try await relay.create(ChunkCreateRequest(size: 100, digest: SHA256Digest.of(bytes), senderKey: [UInt8](repeating: 1, count: 32), recipientKeys: [[UInt8](repeating: 2, count: 32)]))
+        let old = try await relay.createWithFreshKeys(size: 100, digest: SHA256Digest.of(bytes))
         try await relay.upload(old.sender, from: source, offset: 0, length: 100)
         clock.advance(47 * 3600)
-        let fresh = try await relay.create(ChunkCreateRequest(size: 100, digest: SHA256Digest.of(bytes), senderKey: [UInt8](repeating: 1, count: 32), recipientKeys: [[UInt8](repeating: 2, count: 32)]))
+        let fresh = try await relay.createWithFreshKeys(size: 100, digest: SHA256Digest.of(bytes))
         clock.advance(2 * 3600)
         #expect(try relay.sweep() == 1)
         let left = try FileManager.default.contentsOfDirectory(atPath: temp.path).filter { $0 != "src" }.sorted()
-        #expect(left == ["r-\(fresh.recipients[0].id).json", "s-\(fresh.sender.id).json"])
+        #expect(left == ["r-\(fresh.recipients[0].idText).json", "s-\(fresh.sender.idText).json"])
     }
 
     @Test("a vanished folder is a transient 'unavailable' error")

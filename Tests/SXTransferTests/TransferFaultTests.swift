@@ -217,9 +217,9 @@ struct TransferFaultTests {
     func wrongRecipientKey() async throws {
         let f = try TransferFixture(size: 1000)
         var (_, description) = try await sendOne(f, relay: FolderRelay(root: f.relayRoot))
-        description.chunks[0].replicas[0].replica.key = SodiumRuntime.randomBytes(count: 32)
+        description.chunks[0].replicas[0].replica.key = ReplicaKey.generate()
         let log = EventLog()
-        await #expect(throws: RelayError.wrongKey(relay: f.relayRoot, id: description.chunks[0].replicas[0].replica.id)) {
+        await #expect(throws: RelayError.wrongKey(relay: f.relayRoot, id: description.chunks[0].replicas[0].replica.idText)) {
             try await f.receiver(FolderRelay(root: f.relayRoot)).receive(description, path: "d", events: log.handler)
         }
         #expect(log.types.last == "rcvFileError")

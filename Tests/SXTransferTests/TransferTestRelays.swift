@@ -21,14 +21,14 @@ final class FaultyRelay: ChunkRelay {
         self.corruptDownloads = Mutex(corruptDownloads)
     }
 
-    var address: String { inner.address }
+    var address: RelayAddress { inner.address }
     func count(_ op: Operation) -> Int { counts.withLock { $0[op, default: 0] } }
     func heal() { failAfter.withLock { $0 = nil } }
 
     private func begin(_ op: Operation) throws {
         try counts.withLock { counts in
             if let (kind, limit) = failAfter.withLock({ $0 }), kind == op, counts[op, default: 0] >= limit {
-                throw RelayError.unavailable(relay: address, reason: "test: relay stopped")
+                throw RelayError.unavailable(relay: address.description, reason: "test: relay stopped")
             }
             counts[op, default: 0] += 1
         }

@@ -26,7 +26,9 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-func key() -> [UInt8] { (0..<32).map { _ in UInt8.random(in: 0...255) } }
+func replica(_ id: String, _ key: String) -> ChunkReplica {
+    ChunkReplica(id: Base64URL.decode(id)!, key: ReplicaKey(der: Base64URL.decode(key)!)!)
+}
 
 func readState(_ path: String) throws -> [Piece] {
     try JSONDecoder().decode([Piece].self, from: Data(contentsOf: URL(fileURLWithPath: path)))
@@ -59,10 +61,12 @@ try await HTTPChunkRelay.with(url: url) { relay in
         while offset < size {
             let length = min(chunk, size - offset)
             let data = try handle.read(upToCount: Int(length)) ?? Data()
-            let request = ChunkCreateRequest(size: length, digest: SHA256Digest.of([UInt8](data)), senderKey: key(), recipientKeys: [key()])
+            let senderKey = ReplicaKey.generate(), recipientKey = ReplicaKey.generate()
+            let request = ChunkCreateRequest(size: length, digest: SHA256Digest.of([UInt8](data)), senderKey: senderKey.ed25519PublicKey!,
+                                             recipientKeys: [recipientKey.ed25519PublicKey!])
             let created = try await relay.create(request)
-            pieces.append(Piece(offset: offset, length: length, senderId: created.sender.id, senderKey: Base64URL.encode(created.sender.key),
-                                recipientId: created.recipients[0].id, recipientKey: Base64URL.encode(created.recipients[0].key)))
+            pieces.append(Piece(offset: offset, length: length, senderId: Base64URL.encode(created.senderId), senderKey: senderKey.text,
+                                recipientId: Base64URL.encode(created.recipientIds[0]), recipientKey: recipientKey.text))
             offset += length
         }
         try JSONEncoder().encode(pieces).write(to: URL(fileURLWithPath: state))
@@ -71,14 +75,14 @@ try await HTTPChunkRelay.with(url: url) { relay in
         let file = args[3], pieces = try readState(args[4]), jobs = Int(args[5])!
         try await forEach(pieces.count, jobs: jobs) { i in
             let p = pieces[i]
-            try await relay.upload(ChunkReplica(id: p.senderId, key: Base64URL.decode(p.senderKey)!), from: file, offset: p.offset, length: p.length)
+            try await relay.upload(replica(p.senderId, p.senderKey), from: file, offset: p.offset, length: p.length)
         }
         bytes = pieces.reduce(0) { $0 + $1.length }
     case "download":
         let pieces = try readState(args[3]), folder = args[4], jobs = Int(args[5])!
         try await forEach(pieces.count, jobs: jobs) { i in
             let p = pieces[i]
-            try await relay.download(ChunkReplica(id: p.recipientId, key: Base64URL.decode(p.recipientKey)!),
+            try await relay.download(replica(p.recipientId, p.recipientKey),
                                      to: folder + "/" + String(format: "%05d", i))
         }
         bytes = pieces.reduce(0) { $0 + $1.length }

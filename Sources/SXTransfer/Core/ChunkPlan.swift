@@ -7,6 +7,8 @@ public struct ChunkPlan: Sendable, Equatable {
     public static let mib: Int64 = 1024 * 1024
     /// The chunk sizes relays accept.
     public static let serverChunkSizes: [Int64] = [64 * kib, 256 * kib, mib, 4 * mib]
+    /// The largest chunk an XFTP server takes (simplexmq `src/Simplex/FileTransfer/Chunks.hs` `chunkSize3`).
+    public static let largestChunkSize: Int64 = 4 * mib
 
     public let total: Int64
     public let small: Int64

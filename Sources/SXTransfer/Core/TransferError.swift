@@ -20,6 +20,10 @@ public enum TransferError: SXError, Equatable {
     case destinationExists(path: String)
     /// The send's state file belongs to a different file or relay.
     case stateMismatch(path: String, reason: String)
+    /// A file link that cannot be used, and why.
+    case badLink(source: String, problem: LinkProblem)
+    /// A redirect description whose file is not the description it promises.
+    case badRedirect(path: String, reason: String)
     /// The transfer was cancelled while it ran.
     case cancelled
 
@@ -43,6 +47,10 @@ public enum TransferError: SXError, Equatable {
             return "'\(path)' already exists; choose another destination with -o or remove it"
         case .stateMismatch(let path, let reason):
             return "the saved transfer state '\(path)' does not belong to this transfer (\(reason)); remove it to start over"
+        case .badLink(let source, let problem):
+            return "'\(source)': \(problem)"
+        case .badRedirect(let path, let reason):
+            return "the redirect description '\(path)' cannot be followed: \(reason)"
         case .cancelled:
             return "the transfer was cancelled"
         }
@@ -53,6 +61,13 @@ public enum TransferError: SXError, Equatable {
 public enum DescriptionProblem: Error, Sendable, Equatable, CustomStringConvertible {
     case notYAML(String)
     case missingField(String)
+    /// Present but not of the shape SimpleX writes (a list where a value belongs, …).
+    case badField(field: String, reason: String)
+    case badServer(AddressProblem)
+    /// SimpleX refuses a server password inside a file description.
+    case serverWithPassword(String)
+    case sizeOverLimit(field: String, size: Int64, limit: Int64)
+    case noReplicas(chunk: Int)
     case unknownParty(String)
     case badSize(field: String, value: String)
     case badBase64(field: String)
@@ -68,9 +83,14 @@ public enum DescriptionProblem: Error, Sendable, Equatable, CustomStringConverti
         switch self {
         case .notYAML(let why): return "it is not YAML (\(why))"
         case .missingField(let name): return "the field '\(name)' is missing"
+        case .badField(let name, let reason): return "the field '\(name)' is not valid: \(reason)"
+        case .badServer(let problem): return "\(problem)"
+        case .serverWithPassword(let text): return "server '\(text)' carries a password, which a file description may not (SimpleX refuses it)"
+        case .sizeOverLimit(let field, let size, let limit): return "\(field) \(size) is over the protocol's limit of \(limit) bytes"
+        case .noReplicas(let chunk): return "chunk \(chunk) has no replica"
         case .unknownParty(let value): return "party '\(value)' is neither 'sender' nor 'recipient'"
         case .badSize(let field, let value): return "\(field) '\(value)' is not a size (N, Nkb, Nmb or Ngb)"
-        case .badBase64(let field): return "\(field) is not base64url with padding"
+        case .badBase64(let field): return "\(field) is not base64url"
         case .wrongLength(let field, let expected, let actual): return "\(field) is \(actual) bytes, expected \(expected)"
         case .badChunkLine(let line, let reason): return "chunk line '\(line)': \(reason)"
         case .chunkNumbersOutOfOrder(let expected, let found): return "chunk numbers are not 1…n in order (expected \(expected), found \(found))"

@@ -9,7 +9,7 @@ struct SendState: Codable, Equatable {
         var digest: String?
         var senderId: String?
         var senderKey: String?
-        var recipients: [[String]]?  // [id, base64url key] per recipient
+        var recipients: [[String]]?  // [base64url id, replica key text] per recipient
         var uploaded = false
     }
 
@@ -62,6 +62,17 @@ struct SendState: Codable, Equatable {
         try writer.write([UInt8](try JSONEncoder().encode(self)))
         try writer.finishWriting(flush: false)
         try writer.publish(flushFolder: false)
+    }
+}
+
+extension SendState {
+    /// A replica as the state records it (base64url id, the key's description form); a state of an
+    /// earlier sxkit (raw 32-byte keys) cannot be resumed, and says so.
+    static func replica(id: String?, key: String?) throws -> ChunkReplica {
+        guard let id, let idBytes = Base64URL.decode(id), let key, let der = Base64URL.decode(key), let replicaKey = ReplicaKey(der: der) else {
+            throw TransferError.stateMismatch(path: "state.json", reason: "a chunk's replica was recorded by an earlier sxkit, without an Ed25519 key")
+        }
+        return ChunkReplica(id: idBytes, key: replicaKey)
     }
 }
 

@@ -31,10 +31,10 @@ public struct TransferReceiver: Sendable {
     }
 
     public let options: Options
-    /// Opens the relay a replica names (a folder path or a URL).
-    public let relays: @Sendable (String) throws -> any ChunkRelay
+    /// Opens the relay a replica names.
+    public let relays: @Sendable (RelayAddress) throws -> any ChunkRelay
 
-    public init(options: Options, relays: @escaping @Sendable (String) throws -> any ChunkRelay) {
+    public init(options: Options, relays: @escaping @Sendable (RelayAddress) throws -> any ChunkRelay) {
         self.options = options
         self.relays = relays
     }
@@ -52,16 +52,27 @@ public struct TransferReceiver: Sendable {
     }
 
     public func workFolder(for description: FileDescription) -> String {
-        let identity = description.digest + Array((description.chunks.first?.replicas.first?.replica.id ?? "").utf8)
+        let identity = description.digest + (description.chunks.first?.replicas.first?.replica.id ?? [])
         return Path.join(options.tempRoot, "sxkit-receive-" + Hex.encode(SHA256Digest.of(identity).prefix(12)))
     }
 
     private func run(_ description: FileDescription, path: String, events: @escaping TransferEventHandler) async throws -> Result {
         _ = SodiumRuntime.started
         guard description.party == .recipient else { throw TransferError.wrongParty(path: path, expected: .recipient, found: description.party) }
-        do { try description.validate() } catch { throw TransferError.badDescription(path: path, problem: error) }
+        do {
+            try description.validate()
+            try description.checkLimits()
+        } catch {
+            throw TransferError.badDescription(path: path, problem: error)
+        }
+        guard !description.chunks.isEmpty else { throw TransferError.badDescription(path: path, problem: .noChunks) }
+        if let redirect = description.redirect {
+            return try await run(try await follow(description, redirect: redirect, path: path, events: events), path: path, events: events)
+        }
         let args = try description.cryptoArgs()
         let (folder, fixedName) = try destination()
+        // Every relay is opened before anything is created: one that cannot be used stops the receive here.
+        for server in Set(description.chunks.flatMap { $0.replicas.map(\.server) }) { _ = try relays(server) }
         let work = workFolder(for: description)
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         events(.rcvFileStart(encryptedSize: description.size, chunks: description.chunks.count))
@@ -100,13 +111,13 @@ public struct TransferReceiver: Sendable {
                     // A chunk that fails its digest is fetched once more (from the next replica when there is one).
                     for attempt in 0..<2 where !verified {
                         let replica = chunk.replicas[attempt % chunk.replicas.count]
-                        let relay = try relays(replica.relay)
+                        let relay = try relays(replica.server)
                         try await policy.withRetries("download", warn: warn) { try await relay.download(replica.replica, into: buffer) }
                         counts.downloads.add(1, ordering: .relaxed)
                         verified = try await offloaded { Self.matches(buffer, chunk) }
                         if !verified && attempt == 0 { warn("its SHA-256 does not match; fetching it again") }
                     }
-                    guard verified else { throw TransferError.chunkDigestMismatch(chunk: chunk.number, relay: chunk.replicas[0].relay) }
+                    guard verified else { throw TransferError.chunkDigestMismatch(chunk: chunk.number, relay: chunk.replicas[0].server.description) }
                     // Kept on disk for a resumed run and for the decryption, around the page cache.
                     let target = chunkPath(i)
                     try await offloaded {
@@ -159,6 +170,43 @@ public struct TransferReceiver: Sendable {
         try? FileManager.default.removeItem(atPath: work)
         events(.rcvFileComplete(path: final, fileName: header.name, fileSize: size))
         return Result(path: final, fileName: header.name, fileSize: size, chunksDownloaded: counts.downloads.load(ordering: .relaxed))
+    }
+
+    /// Downloads the file a redirect description names — itself the recipient description of the real
+    /// file — and checks it as SimpleX's agent does (simplexmq `src/Simplex/FileTransfer/Agent.hs`
+    /// 293-321): a valid recipient description whose size and digest are the redirect's, and no
+    /// redirect of its own (simplex-chat forbids chains).
+    private func follow(_ outer: FileDescription, redirect: FileDescription.Redirect, path: String,
+                        events: @escaping TransferEventHandler) async throws -> FileDescription {
+        var direct = outer
+        direct.redirect = nil
+        let folder = workFolder(for: outer) + "-redirect"
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = Path.join(folder, "description.yaml")
+        // The redirect's own start and completion are not the user's file's: only its progress is told.
+        let progressOnly: TransferEventHandler = { event in
+            switch event {
+            case .rcvFileStart, .rcvFileComplete: break
+            default: events(event)
+            }
+        }
+        let receiver = TransferReceiver(options: Options(destination: file, tempRoot: options.tempRoot, policy: options.policy), relays: relays)
+        _ = try await receiver.run(direct, path: path, events: progressOnly)
+        let bytes = try FileBytes.read(file, limit: TransferReceiverLimits.descriptionBytes)
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw TransferError.badRedirect(path: path, reason: "the file it names is not a description (not UTF-8)") }
+        let inner: FileDescription
+        do {
+            inner = try FileDescription.parse(yaml: text)
+        } catch {
+            throw TransferError.badRedirect(path: path, reason: "the file it names is not a valid description: \(error)")
+        }
+        guard inner.party == .recipient else { throw TransferError.badRedirect(path: path, reason: "the file it names is a sender description") }
+        guard inner.redirect == nil else { throw TransferError.badRedirect(path: path, reason: "it names another redirect (chains are not allowed)") }
+        guard inner.size == redirect.size else { throw TransferError.badRedirect(path: path, reason: "size mismatch: the description it names is for \(inner.size) bytes, the redirect says \(redirect.size)") }
+        guard ConstantTime.equal(inner.digest, redirect.digest) else { throw TransferError.badRedirect(path: path, reason: "digest mismatch between the redirect and the description it names") }
+        return inner
     }
 
     /// The destination folder, and the file name when a file path was given.

@@ -50,7 +50,7 @@ public struct TransferSender: Sendable {
     /// The work folder of a send: one per (file, size, mtime, relay, recipients), so a rerun finds it.
     public func workFolder(for file: String) throws -> String {
         let st = try POSIXFile.status(file)
-        let identity = "\(Path.absolute(file))\n\(st.st_size)\n\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)\n\(relay.address)\n\(options.recipients)"
+        let identity = "\(Path.absolute(file))\n\(st.st_size)\n\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)\n\(relay.address.description)\n\(options.recipients)"
         return Path.join(options.tempRoot, "sxkit-send-" + Hex.encode(SHA256Digest.of(Array(identity.utf8)).prefix(12)))
     }
 
@@ -78,7 +78,7 @@ public struct TransferSender: Sendable {
         let modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
 
         var state = try SendState.load(statePath)
-        if let s = state, s.source != file || s.sourceSize != size || s.relay != relay.address || s.recipients != options.recipients
+        if let s = state, s.source != file || s.sourceSize != size || s.relay != relay.address.description || s.recipients != options.recipients
             || s.sourceModified != modified {
             state = nil  // belongs to another version of the file: start over
         }
@@ -86,6 +86,10 @@ public struct TransferSender: Sendable {
             // Its chunks may have expired on the relay (48 h by default), and a relay does not say
             // which are gone until a recipient asks: sending everything again is the safe answer.
             events(.sndFileWarning(warning: "the interrupted send of '\(file)' began over \(Int(Self.resumeWindow / 3600)) h ago; its chunks may have expired on the relay, so it starts over"))
+            state = nil
+        }
+        if let s = state, s.chunks.contains(where: { c in c.senderKey.map { Base64URL.decode($0).flatMap(ReplicaKey.init(der:)) == nil } ?? false }) {
+            // An earlier sxkit recorded raw keys, which descriptions no longer carry: start over.
             state = nil
         }
         let fresh = state == nil
@@ -96,7 +100,7 @@ public struct TransferSender: Sendable {
             let args = CryptoFileArgs.random()
             let plan = ChunkPlan(contentSize: size, header: header)
             state = SendState(source: file, sourceSize: size, sourceModified: modified, started: Date().timeIntervalSince1970,
-                              relay: relay.address, recipients: options.recipients,
+                              relay: relay.address.description, recipients: options.recipients,
                               fileName: header.name, key: args.key.withUnsafeBytes { Base64URL.encode($0) }, nonce: Base64URL.encode(args.nonce),
                               fileDigest: nil, sizes: plan.sizes, chunks: plan.sizes.map { _ in SendState.Chunk() })
         }
@@ -191,36 +195,44 @@ public struct TransferSender: Sendable {
         let warn: @Sendable (String) -> Void = { events(.sndFileWarning(warning: "chunk \(i + 1): " + $0)) }
         var chunk = await store.state.chunks[i]
         if chunk.senderId == nil {
-            let request = ChunkCreateRequest(size: Int64(item.bytes.count), digest: item.digest, senderKey: SodiumRuntime.randomBytes(count: 32),
-                                             recipientKeys: (0..<recipients).map { _ in SodiumRuntime.randomBytes(count: 32) })
+            // A fresh Ed25519 key per replica, as SimpleX's clients make (simplexmq Client/Main.hs 315-316);
+            // the relay gets the public halves, the descriptions the private ones.
+            let senderKey = ReplicaKey.generate()
+            let recipientKeys = (0..<recipients).map { _ in ReplicaKey.generate() }
+            let request = ChunkCreateRequest(size: Int64(item.bytes.count), digest: item.digest, senderKey: senderKey.ed25519PublicKey!,
+                                             recipientKeys: recipientKeys.map { $0.ed25519PublicKey! })
             let created = try await policy.withRetries("create", warn: warn) { try await relay.create(request) }
-            try await store.record(SendStep(chunk: i, digest: Base64URL.encode(item.digest), senderId: created.sender.id,
-                                            senderKey: Base64URL.encode(created.sender.key),
-                                            recipients: created.recipients.map { [$0.id, Base64URL.encode($0.key)] }))
+            guard created.recipientIds.count == recipients else {
+                throw RelayError.protocolError(relay: relay.address.description, reason: "it answered \(created.recipientIds.count) recipient ids for \(recipients) keys")
+            }
+            try await store.record(SendStep(chunk: i, digest: Base64URL.encode(item.digest), senderId: Base64URL.encode(created.senderId),
+                                            senderKey: senderKey.text,
+                                            recipients: zip(created.recipientIds, recipientKeys).map { [Base64URL.encode($0), $1.text] }))
             chunk = await store.state.chunks[i]
         }
-        let sender = ChunkReplica(id: chunk.senderId!, key: Base64URL.decode(chunk.senderKey!)!)
+        let sender = try SendState.replica(id: chunk.senderId, key: chunk.senderKey)
         try await policy.withRetries("upload", warn: warn) { try await relay.upload(sender, bytes: item.bytes) }
         try await store.record(SendStep(chunk: i, uploaded: true))
     }
 
     private func writeDescriptions(_ state: SendState, file: String) throws -> (String, [String]) {
         try FileManager.default.createDirectory(atPath: options.descriptionFolder, withIntermediateDirectories: true)
-        func description(_ party: FileDescription.Party, replica: (SendState.Chunk) -> ChunkReplica) -> FileDescription {
-            let chunks = state.chunks.enumerated().map { i, c in
+        let server = relay.address
+        func description(_ party: FileDescription.Party, replica: (SendState.Chunk) throws -> ChunkReplica) throws -> FileDescription {
+            let chunks = try state.chunks.enumerated().map { i, c in
                 FileDescription.Chunk(number: i + 1, size: state.sizes[i], digest: Base64URL.decode(c.digest!)!,
-                                      replicas: [.init(relay: state.relay, replica: replica(c))])
+                                      replicas: [.init(server: server, replica: try replica(c))])
             }
             return FileDescription(party: party, size: state.sizes.reduce(0, +), digest: Base64URL.decode(state.fileDigest!)!,
                                    key: Base64URL.decode(state.key)!, nonce: Base64URL.decode(state.nonce)!, chunkSize: state.sizes[0], chunks: chunks)
         }
         let stem = Path.join(options.descriptionFolder, Path.basename(file))
         let senderPath = stem + ".sender.yaml"
-        try description(.sender) { ChunkReplica(id: $0.senderId!, key: Base64URL.decode($0.senderKey!)!) }.save(to: senderPath)
+        try description(.sender) { try SendState.replica(id: $0.senderId, key: $0.senderKey) }.save(to: senderPath)
         var recipientPaths: [String] = []
         for r in 0..<state.recipients {
             let path = stem + ".recipient-\(r + 1).yaml"
-            try description(.recipient) { ChunkReplica(id: $0.recipients![r][0], key: Base64URL.decode($0.recipients![r][1])!) }.save(to: path)
+            try description(.recipient) { try SendState.replica(id: $0.recipients?[r][0], key: $0.recipients?[r][1]) }.save(to: path)
             recipientPaths.append(path)
         }
         return (senderPath, recipientPaths)
@@ -228,13 +240,13 @@ public struct TransferSender: Sendable {
 
     /// Deletes every chunk of a sent file from its relays (the sender description is needed).
     /// Recipients then get "not found". Returns how many replicas were deleted.
-    public static func cancel(_ description: FileDescription, path: String, relays: (String) throws -> any ChunkRelay,
+    public static func cancel(_ description: FileDescription, path: String, relays: (RelayAddress) throws -> any ChunkRelay,
                               policy: TransferPolicy = TransferPolicy()) async throws -> Int {
         guard description.party == .sender else { throw TransferError.wrongParty(path: path, expected: .sender, found: description.party) }
         var deleted = 0
         for chunk in description.chunks {
             for replica in chunk.replicas {
-                let relay = try relays(replica.relay)
+                let relay = try relays(replica.server)
                 try await policy.withRetries("delete", warn: { _ in }) { try await relay.delete(replica.replica) }
                 deleted += 1
             }

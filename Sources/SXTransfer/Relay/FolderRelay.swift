@@ -10,7 +10,9 @@ import Glibc
 /// SHA-256 of each key (never the keys). Nothing needs listing the folder except the expiry sweep.
 ///
 /// Layout: `s-<senderId>.json` (chunk metadata), `r-<recipientId>.json` (a recipient's link to the
-/// chunk), `d-<senderId>` (the bytes, present only once completely uploaded and verified).
+/// chunk), `d-<senderId>` (the bytes, present only once completely uploaded and verified); ids are
+/// 16 random bytes, as XFTP servers mint them, written base64url. The metadata keeps the SHA-256 of
+/// each replica's Ed25519 public key; a replica is used by presenting its private key.
 public struct FolderRelay: ChunkRelay {
     public static let defaultExpiry: TimeInterval = 48 * 3600
     /// The largest chunk relays accept (the biggest server chunk size).
@@ -21,7 +23,7 @@ public struct FolderRelay: ChunkRelay {
     public let maxChunkSize: Int64
     private let now: @Sendable () -> Date
 
-    public var address: String { root }
+    public var address: RelayAddress { .sxkit(root) }
 
     public init(root: String, expiry: TimeInterval = FolderRelay.defaultExpiry, maxChunkSize: Int64 = FolderRelay.defaultMaxChunkSize,
                 now: @escaping @Sendable () -> Date = { Date() }) {
@@ -49,22 +51,22 @@ public struct FolderRelay: ChunkRelay {
     public func create(_ request: ChunkCreateRequest) async throws -> CreatedChunk {
         try checkMounted()
         guard request.size > 0, request.size <= maxChunkSize else {
-            throw RelayError.sizeRejected(relay: address, id: "(new)", size: request.size, limit: maxChunkSize)
+            throw RelayError.sizeRejected(relay: name, id: "(new)", size: request.size, limit: maxChunkSize)
         }
-        guard request.digest.count == 32, request.senderKey.count == 32, request.recipientKeys.allSatisfy({ $0.count == 32 }) else {
-            throw RelayError.protocolError(relay: address, reason: "a chunk needs a 32-byte digest and 32-byte keys")
+        guard request.digest.count == 32, request.senderKey.count == Ed25519.publicKeyLength,
+              request.recipientKeys.allSatisfy({ $0.count == Ed25519.publicKeyLength }) else {
+            throw RelayError.protocolError(relay: name, reason: "a chunk needs a 32-byte digest and Ed25519 public keys")
         }
         let senderId = Self.newId()
         let recipientIds = request.recipientKeys.map { _ in Self.newId() }
         let record = ChunkRecord(size: request.size, digest: Hex.encode(request.digest), senderKeyHash: Self.keyHash(request.senderKey),
-                                 created: now().timeIntervalSince1970, recipients: recipientIds)
+                                 created: now().timeIntervalSince1970, recipients: recipientIds.map(Base64URL.encode))
         // Recipient links first: a chunk record never points at links that are not there.
         for (id, key) in zip(recipientIds, request.recipientKeys) {
-            try writeJSON(RecipientLink(chunk: senderId, keyHash: Self.keyHash(key)), to: linkPath(id))
+            try writeJSON(RecipientLink(chunk: Base64URL.encode(senderId), keyHash: Self.keyHash(key)), to: linkPath(Base64URL.encode(id)))
         }
-        try writeJSON(record, to: recordPath(senderId))
-        return CreatedChunk(sender: ChunkReplica(id: senderId, key: request.senderKey),
-                            recipients: zip(recipientIds, request.recipientKeys).map { ChunkReplica(id: $0, key: $1) })
+        try writeJSON(record, to: recordPath(Base64URL.encode(senderId)))
+        return CreatedChunk(senderId: senderId, recipientIds: recipientIds)
     }
 
     public func upload(_ sender: ChunkReplica, from file: String, offset: Int64, length: Int64) async throws {
@@ -104,8 +106,8 @@ public struct FolderRelay: ChunkRelay {
     /// Stores `length` bytes that `read(buffer, position)` supplies (returning how many it put in).
     private func uploadNow(_ sender: ChunkReplica, length: Int64, read: (UnsafeMutableRawBufferPointer, Int64) throws -> Int) throws {
         let record = try senderRecord(sender)
-        guard length == record.size else { throw RelayError.sizeRejected(relay: address, id: sender.id, size: length, limit: record.size) }
-        let destination = dataPath(sender.id)
+        guard length == record.size else { throw RelayError.sizeRejected(relay: name, id: sender.idText, size: length, limit: record.size) }
+        let destination = dataPath(sender.idText)
         if let st = POSIXFile.linkStatus(destination), Int64(st.st_size) == record.size { return }  // complete already
         let writer = try relayCall { try AtomicFileWriter(destination: destination, mode: 0o600) }
         writer.bypassPageCache = true  // a recipient reads it later, on another machine or from the disk anyway
@@ -116,7 +118,7 @@ public struct FolderRelay: ChunkRelay {
             while done < length {
                 let want = Int(min(Int64(buffer.count), length - done))
                 let n = try buffer.withUnsafeMutableBytes { try read(UnsafeMutableRawBufferPointer(rebasing: $0[0..<want]), done) }
-                guard n == want else { throw RelayError.sizeRejected(relay: address, id: sender.id, size: done + Int64(n), limit: record.size) }
+                guard n == want else { throw RelayError.sizeRejected(relay: name, id: sender.idText, size: done + Int64(n), limit: record.size) }
                 try buffer.withUnsafeBytes { b in
                     let slice = UnsafeRawBufferPointer(rebasing: b[0..<n])
                     digest.update(slice)
@@ -124,7 +126,7 @@ public struct FolderRelay: ChunkRelay {
                 }
                 done += Int64(n)
             }
-            guard Hex.encode(digest.finish()) == record.digest else { throw RelayError.digestMismatch(relay: address, id: sender.id) }
+            guard Hex.encode(digest.finish()) == record.digest else { throw RelayError.digestMismatch(relay: name, id: sender.idText) }
             try relayCall { try writer.commit() }
         } catch {
             writer.abort()
@@ -134,19 +136,20 @@ public struct FolderRelay: ChunkRelay {
 
     private func downloadNow(_ recipient: ChunkReplica, into buffer: AlignedBuffer) throws {
         try checkMounted()
-        guard let link: RecipientLink = try readJSON(linkPath(recipient.id)) else {
-            throw RelayError.chunkNotFound(relay: address, id: recipient.id)
+        let id = recipient.idText
+        guard let link: RecipientLink = try readJSON(linkPath(id)) else {
+            throw RelayError.chunkNotFound(relay: name, id: id)
         }
-        guard ConstantTime.equal(Hex.decode(Self.keyHash(recipient.key)), Hex.decode(link.keyHash)) else {
-            throw RelayError.wrongKey(relay: address, id: recipient.id)
+        guard Self.keyMatches(recipient.key, link.keyHash) else {
+            throw RelayError.wrongKey(relay: name, id: id)
         }
         guard let record: ChunkRecord = try readJSON(recordPath(link.chunk)), try !expireIfDue(link.chunk, record) else {
-            throw RelayError.chunkNotFound(relay: address, id: recipient.id)
+            throw RelayError.chunkNotFound(relay: name, id: id)
         }
         let source = dataPath(link.chunk)
-        guard let st = POSIXFile.linkStatus(source) else { throw RelayError.chunkNotFound(relay: address, id: recipient.id) }
+        guard let st = POSIXFile.linkStatus(source) else { throw RelayError.chunkNotFound(relay: name, id: id) }
         guard Int64(st.st_size) <= Int64(buffer.capacity) else {
-            throw RelayError.sizeRejected(relay: address, id: recipient.id, size: Int64(st.st_size), limit: Int64(buffer.capacity))
+            throw RelayError.sizeRejected(relay: name, id: id, size: Int64(st.st_size), limit: Int64(buffer.capacity))
         }
         // Around the page cache: the chunk was written that way, and is read once.
         try relayCall { try POSIXFile.readFileDirect(source, into: buffer) }
@@ -154,11 +157,11 @@ public struct FolderRelay: ChunkRelay {
 
     public func delete(_ sender: ChunkReplica) async throws {
         try checkMounted()
-        guard let record: ChunkRecord = try readJSON(recordPath(sender.id)) else { return }
-        guard ConstantTime.equal(Hex.decode(Self.keyHash(sender.key)), Hex.decode(record.senderKeyHash)) else {
-            throw RelayError.wrongKey(relay: address, id: sender.id)
+        guard let record: ChunkRecord = try readJSON(recordPath(sender.idText)) else { return }
+        guard Self.keyMatches(sender.key, record.senderKeyHash) else {
+            throw RelayError.wrongKey(relay: name, id: sender.idText)
         }
-        remove(sender.id, record)
+        remove(sender.idText, record)
     }
 
     // MARK: Expiry
@@ -197,13 +200,14 @@ public struct FolderRelay: ChunkRelay {
 
     private func senderRecord(_ sender: ChunkReplica) throws -> ChunkRecord {
         try checkMounted()
-        guard Self.isId(sender.id), let record: ChunkRecord = try readJSON(recordPath(sender.id)) else {
-            throw RelayError.chunkNotFound(relay: address, id: sender.id)
+        let id = sender.idText
+        guard Self.isId(id), let record: ChunkRecord = try readJSON(recordPath(id)) else {
+            throw RelayError.chunkNotFound(relay: name, id: id)
         }
-        guard ConstantTime.equal(Hex.decode(Self.keyHash(sender.key)), Hex.decode(record.senderKeyHash)) else {
-            throw RelayError.wrongKey(relay: address, id: sender.id)
+        guard Self.keyMatches(sender.key, record.senderKeyHash) else {
+            throw RelayError.wrongKey(relay: name, id: id)
         }
-        if try expireIfDue(sender.id, record) { throw RelayError.chunkNotFound(relay: address, id: sender.id) }
+        if try expireIfDue(id, record) { throw RelayError.chunkNotFound(relay: name, id: id) }
         return record
     }
 
@@ -211,7 +215,7 @@ public struct FolderRelay: ChunkRelay {
     private func checkMounted() throws {
         var st = stat()
         guard stat(root, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
-            throw RelayError.unavailable(relay: address, reason: "the folder is not there (disk unmounted or share disconnected?)")
+            throw RelayError.unavailable(relay: name, reason: "the folder is not there (disk unmounted or share disconnected?)")
         }
     }
 
@@ -225,12 +229,12 @@ public struct FolderRelay: ChunkRelay {
             return nil
         } catch {
             try checkMounted()
-            throw RelayError.unavailable(relay: address, reason: "\(error)")
+            throw RelayError.unavailable(relay: name, reason: "\(error)")
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch {
-            throw RelayError.protocolError(relay: address, reason: "'\(path)' is damaged: \(error)")
+            throw RelayError.protocolError(relay: name, reason: "'\(path)' is damaged: \(error)")
         }
     }
 
@@ -245,19 +249,29 @@ public struct FolderRelay: ChunkRelay {
         do {
             return try body()
         } catch let error as FileSystemError {
-            if error.isNoSpace { throw RelayError.storageFull(relay: address) }
-            throw RelayError.unavailable(relay: address, reason: error.description)
+            if error.isNoSpace { throw RelayError.storageFull(relay: name) }
+            throw RelayError.unavailable(relay: name, reason: error.description)
         }
     }
 
-    static func newId() -> String {
-        // 24 random bytes: 32 base64url characters, no padding.
-        Base64URL.encode(SodiumRuntime.randomBytes(count: 24))
-    }
+    /// The relay's name in errors.
+    private var name: String { root }
 
+    /// 16 random bytes, as an XFTP server mints a chunk id.
+    static func newId() -> [UInt8] { SodiumRuntime.randomBytes(count: idLength) }
+    static let idLength = 16
+
+    /// Text that can name a relay file: padded base64url of a short id (so never a path elsewhere).
     static func isId(_ text: String) -> Bool {
-        text.utf8.count == 32 && text.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }
+        text.utf8.count <= 88 && text.utf8.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F || $0 == 0x3D }
+            && Base64URL.decode(text).map { !$0.isEmpty } == true
     }
 
-    static func keyHash(_ key: [UInt8]) -> String { Hex.encode(SHA256Digest.of(key)) }
+    static func keyHash(_ publicKey: [UInt8]) -> String { Hex.encode(SHA256Digest.of(publicKey)) }
+
+    /// Whether the private key's public half is the one recorded (in constant time).
+    static func keyMatches(_ key: ReplicaKey, _ recordedHash: String) -> Bool {
+        guard let publicKey = key.ed25519PublicKey else { return false }
+        return ConstantTime.equal(Hex.decode(keyHash(publicKey)), Hex.decode(recordedHash))
+    }
 }

@@ -1,12 +1,16 @@
 import Foundation
+import SXCore
 
 /// The HTTP relay's wire format, shared by its server (`SXRelayServer`) and client (`SXRelayHTTP`) so
 /// the two cannot drift apart. Binary fields are base64url with padding, as everywhere in sxkit.
 ///
-///     POST   /chunks        CreateRequest → 201 CreateResponse
-///     PUT    /chunks/{id}   Authorization: Bearer <sender key>, body = exactly `size` bytes → 200
-///     GET    /chunks/{id}   Authorization: Bearer <recipient key> → 200, the bytes
-///     DELETE /chunks/{id}   Authorization: Bearer <sender key> → 204
+///     POST   /chunks        CreateRequest (Ed25519 public keys) → 201 CreateResponse
+///     PUT    /chunks/{id}   Authorization: Bearer <sender private key>, body = exactly `size` bytes → 200
+///     GET    /chunks/{id}   Authorization: Bearer <recipient private key> → 200, the bytes
+///     DELETE /chunks/{id}   Authorization: Bearer <sender private key> → 204
+///
+/// A private key is the 32-byte Ed25519 seed; the relay derives its public key and compares it with
+/// the one given at create. Ids are 16 random bytes (as XFTP servers mint them), base64url padded.
 ///
 /// Errors: 400 malformed, 403 wrong key, 404 not found (never created, deleted, expired, or not yet
 /// completely uploaded; the relay does not say which), 413 too large or Content-Length ≠ declared
@@ -14,11 +18,11 @@ import Foundation
 public enum HTTPRelayWire {
     public static let chunksPath = "chunks"
 
-    /// Keys are 32 random bytes; digests are SHA-256.
+    /// Ed25519 keys (public at create, private seeds after); digests are SHA-256.
     public static let keyLength = 32
     public static let digestLength = 32
-    /// Random bytes in an id: 24 give 32 base64url characters with no padding.
-    public static let idLength = 24
+    /// Random bytes in an id: 16, as simplexmq's XFTP server (`Server/Main.hs` 279 `fileIdSize`).
+    public static let idLength = 16
     /// Recipients per chunk: bounds the metadata a single create can make the relay store.
     public static let maxRecipients = 64
     /// The largest chunk of FORMATS §7 (4 MiB), the default per-chunk cap of a relay.
@@ -59,11 +63,9 @@ public enum HTTPRelayWire {
         }
     }
 
-    /// True for a string that can be a chunk id: exactly the length of an encoded id, url-safe
-    /// alphabet only (so an id can never name a path outside the relay's store).
+    /// True for a string that can be a chunk id: base64url of exactly `idLength` bytes, padded (so an
+    /// id can never name a path outside the relay's store).
     public static func isWellFormedId(_ id: String) -> Bool {
-        id.utf8.count == idLength / 3 * 4 && id.utf8.allSatisfy { c in
-            (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2D || c == 0x5F
-        }
+        id.utf8.count == (idLength + 2) / 3 * 4 && Base64URL.decode(id)?.count == idLength
     }
 }

@@ -12,11 +12,15 @@ public struct ArchiveImportReport: Sendable, Equatable, Codable {
     public var seconds: Double
     /// The `<db>.bak` backups of the databases that were replaced.
     public var backups: [String]
+    /// Where the previous files folder and wallpapers were moved (nothing of them is deleted).
+    public var previousFolders: [String]
     /// What an earlier interrupted import had left, settled before this one started.
     public var recovery: ImportRecoveryReport?
 }
 
-/// `archive import` (FORMATS §8): the archive's databases and files replace the data directory's.
+/// `archive import` (FORMATS §8): the archive's profile replaces the data directory's — the databases
+/// (the previous ones kept as `<db>.bak`, as simplex-chat's `Archive.hs` does), and the files folder and
+/// wallpapers as a whole (the previous ones moved aside into one folder, reported).
 ///
 /// 1. settle an interrupted import; refuse while a passphrase change is unfinished;
 /// 2. check the archive (fatal on anything hostile); refuse while the databases are open elsewhere,
@@ -32,7 +36,7 @@ public enum ArchiveImport {
     /// The `CrashPoint` names on the way, in order (`SXKIT_CRASH_AT` kills the process there).
     public static let crashPoints = [
         "import.staging-created", "import.entry-staged", "import.staged", "import.journal-written",
-        "import.db-backed-up", "import.chat-db-swapped", "import.agent-db-swapped", "import.file-moved",
+        "import.db-backed-up", "import.chat-db-swapped", "import.agent-db-swapped", "import.folder-replaced",
         "import.files-moved", "import.staging-removed",
     ]
 
@@ -54,7 +58,8 @@ public enum ArchiveImport {
         let (entries, bytes, stagingErrors) = try stage(plan, into: staging, data: data, progress: progress)
         let journalPath = ImportFiles.journal(root: data.root, prefix: data.prefix)
         let journal = ImportJournal(phase: ImportJournal.swapPhase, databases: data.databases, staging: staging,
-                                    filesFolder: data.filesFolder, wallpapersFolder: data.wallpapersFolder)
+                                    filesFolder: data.filesFolder, wallpapersFolder: data.wallpapersFolder,
+                                    previousFolder: ImportFiles.previousFolder(root: data.root, prefix: data.prefix))
         do {
             try journal.write(to: journalPath)
         } catch {
@@ -69,9 +74,9 @@ public enum ArchiveImport {
             throw ArchiveFailure("the import stopped while putting the archive's data in place: \(error); run `sxkit archive recover` to finish it")
         }
         let elapsed = start.duration(to: clock.now)
-        return ArchiveImportReport(archiveErrors: stagingErrors + outcome.archiveErrors, entries: entries, bytes: bytes,
+        return ArchiveImportReport(archiveErrors: plan.skippedErrors + stagingErrors + outcome.archiveErrors, entries: entries, bytes: bytes,
                                    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                                   backups: outcome.backups, recovery: recovery)
+                                   backups: outcome.backups, previousFolders: outcome.previousFolders, recovery: recovery)
     }
 
     /// Refusals that need the data directory but change nothing in it.
@@ -159,7 +164,8 @@ public enum ArchiveImport {
                     if entry.databaseRole != nil {
                         throw ArchiveFailure("the archive's \(item.record.name) is damaged: \(problem); nothing was changed")
                     }
-                    errors.append(.fileError(file: item.record.name, fileError: "\(problem); the file was not imported"))
+                    // The bare file name, as simplex-chat's Archive.hs reports a file (`AEFileError {file}`).
+                    errors.append(.fileError(file: Path.basename(item.record.name), fileError: "\(problem); the file was not imported"))
                     continue
                 }
                 entries += 1

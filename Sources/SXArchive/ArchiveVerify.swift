@@ -30,6 +30,8 @@ public struct ArchiveVerifyReport: Sendable, Codable, Equatable {
     public var entries: [ArchiveVerifyEntry]
     /// Uncompressed bytes read.
     public var bytes: Int64
+    /// What an import would leave out and report (entries outside the layout that are not hostile).
+    public var archiveErrors: [ArchiveError]
     public var ok: Bool { entries.allSatisfy(\.ok) }
 }
 
@@ -70,7 +72,7 @@ public enum ArchiveVerify {
             entries.append(result)
             progress?.itemDone()
         }
-        return ArchiveVerifyReport(archive: path, entries: entries, bytes: reader.bytesRead)
+        return ArchiveVerifyReport(archive: path, entries: entries, bytes: reader.bytesRead, archiveErrors: plan.skippedErrors)
     }
 
     static func inspect(_ path: String, role: DatabaseRole, passphrase: SecretBytes?) -> ArchiveDatabaseCheck {

@@ -5,25 +5,35 @@ import SXCore
 public struct ChatArchivePlan: Sendable {
     public struct Item: Sendable, Equatable {
         public var record: ZipEntryRecord
-        /// Nil for one of the layout's directory entries (which carry no data).
+        /// Nil for one of the layout's directory entries (which carry no data), and for an entry
+        /// outside the layout that is skipped.
         public var entry: ChatArchiveEntry?
+        /// Why the entry is left out: it is outside the layout but not hostile (SimpleX's import
+        /// ignores such entries, simplex-chat `Archive.hs` `importArchive`).
+        public var skipped: String?
     }
 
     public var archivePath: String
     public var archiveSize: Int64
     public var items: [Item]
 
-    /// Declared uncompressed bytes of all entries.
-    public var totalBytes: Int64 { items.reduce(0) { $0 + $1.record.uncompressedSize } }
+    /// Declared uncompressed bytes of the entries extracted (summed without overflow by the check).
+    public var totalBytes: Int64 { items.filter { $0.skipped == nil }.reduce(0) { $0 + $1.record.uncompressedSize } }
     /// Entries that carry data (directory entries excluded).
     public var dataItems: [Item] { items.filter { $0.entry != nil } }
     public func item(_ entry: ChatArchiveEntry) -> Item? { items.first { $0.entry == entry } }
+
+    /// One `import` ArchiveError per entry left out, in archive order.
+    public var skippedErrors: [ArchiveError] {
+        items.compactMap { item in item.skipped.map { .import(importError: "'\(item.record.name)' \($0); it was skipped, as SimpleX's own import ignores it") } }
+    }
 }
 
 /// The check every archive passes before anything else happens (no writes): hostile names, links,
-/// devices, duplicates (also by case and Unicode normalisation), names outside the layout,
-/// encryption, zip-bomb caps on the declared sizes, a structure that disagrees with itself, and the
-/// two databases. Each refusal is one sentence naming the entry.
+/// devices, duplicates (also by case and Unicode normalisation), encryption, zip-bomb caps on the
+/// declared sizes, a structure that disagrees with itself, and the two databases. Each refusal is
+/// one sentence naming the entry. Entries outside the layout that are not hostile (a folder inside
+/// the files folder, an unknown file at the top) are not refused: they are marked skipped.
 public enum ChatArchiveCheck {
     /// Directory entries a ZIP tool writes for the layout's folders.
     public static let layoutDirectories: Set<String> = [
@@ -40,7 +50,7 @@ public enum ChatArchiveCheck {
         var keys: [String: String] = [:]
         var total: Int64 = 0
         for record in directory.entries {
-            let entry = try check(record, limits: limits)
+            let checked = try check(record, limits: limits)
             guard names.insert(Array(record.name.utf8)).inserted else {
                 throw ArchiveFailure("entry '\(record.name)' appears twice in the archive; refusing it, since which copy wins would depend on the tool")
             }
@@ -49,13 +59,23 @@ public enum ChatArchiveCheck {
                 throw ArchiveFailure("entries '\(other)' and '\(record.name)' would be the same file on a case-insensitive or Unicode-normalising file system; refusing the archive")
             }
             keys[key] = record.name
-            total += record.uncompressedSize
-            guard total <= limits.maxTotalBytes else {
+            if case .skipped(let reason) = checked {
+                items.append(ChatArchivePlan.Item(record: record, entry: nil, skipped: reason))
+                continue
+            }
+            let (sum, overflow) = total.addingReportingOverflow(record.uncompressedSize)
+            guard !overflow, sum <= limits.maxTotalBytes else {
                 throw ArchiveFailure("the archive would expand to more than \(ByteCount.format(limits.maxTotalBytes)) (reached at entry '\(record.name)'); refusing a likely zip bomb")
             }
-            items.append(ChatArchivePlan.Item(record: record, entry: entry))
+            total = sum
+            if case .entry(let entry) = checked {
+                items.append(ChatArchivePlan.Item(record: record, entry: entry))
+            } else {
+                items.append(ChatArchivePlan.Item(record: record, entry: nil))
+            }
         }
-        if total > limits.ratioThresholdBytes, total > limits.maxRatio * max(directory.fileSize, 1) {
+        let (archiveBound, boundOverflow) = limits.maxRatio.multipliedReportingOverflow(by: max(directory.fileSize, 1))
+        if total > limits.ratioThresholdBytes, !boundOverflow, total > archiveBound {
             throw ArchiveFailure("the archive (\(ByteCount.format(directory.fileSize))) would expand to \(ByteCount.format(total)), more than \(limits.maxRatio):1; refusing a likely zip bomb")
         }
         for required in [ChatArchiveEntry.chatDatabase, .agentDatabase] where !items.contains(where: { $0.entry == required }) {
@@ -64,8 +84,17 @@ public enum ChatArchiveCheck {
         return ChatArchivePlan(archivePath: path, archiveSize: directory.fileSize, items: items)
     }
 
-    /// The layout entry of one record, or the sentence that refuses it.
-    static func check(_ record: ZipEntryRecord, limits: ArchiveLimits) throws -> ChatArchiveEntry? {
+    /// What one record is to an import.
+    enum Checked: Equatable {
+        case entry(ChatArchiveEntry)
+        /// A directory entry of the layout (no data).
+        case layoutDirectory
+        /// Outside the layout, not hostile: left out, with the reason.
+        case skipped(String)
+    }
+
+    /// What one record is, or the sentence that refuses it.
+    static func check(_ record: ZipEntryRecord, limits: ArchiveLimits) throws -> Checked {
         let name = record.name
         if let problem = ArchiveEntryName.problem(name) {
             throw ArchiveFailure("entry '\(Self.printable(name))' is refused: \(problem)")
@@ -77,7 +106,7 @@ public enum ChatArchiveCheck {
             case 0o010000: throw ArchiveFailure("entry '\(name)' is a FIFO; a chat archive holds only regular files")
             case 0o140000: throw ArchiveFailure("entry '\(name)' is a socket; a chat archive holds only regular files")
             case 0o040000 where !record.isDirectory:
-                throw ArchiveFailure("entry '\(name)' is a directory that is not in the chat archive layout")
+                throw ArchiveFailure("entry '\(name)' claims to be a directory but its name does not end in '/'; the archive is forged")
             case 0, 0o100000, 0o040000: break
             default: throw ArchiveFailure("entry '\(name)' has an unknown file type (mode \(String(mode, radix: 8)))")
             }
@@ -86,14 +115,11 @@ public enum ChatArchiveCheck {
             throw ArchiveFailure("entry '\(name)' is encrypted; chat archives are not, and sxkit does not import encrypted entries")
         }
         if record.isDirectory {
-            guard layoutDirectories.contains(name) else {
-                throw ArchiveFailure("entry '\(name)' is a directory that is not in the chat archive layout")
-            }
             guard record.uncompressedSize == 0 else { throw ArchiveFailure("directory entry '\(name)' carries data") }
-            return nil
+            return layoutDirectories.contains(name) ? .layoutDirectory : .skipped("is a folder outside the chat archive layout")
         }
         guard let entry = ChatArchiveEntry(entryName: name) else {
-            throw ArchiveFailure("entry '\(name)' is outside the chat archive layout (expected \(layoutDescription))")
+            return .skipped("is outside the chat archive layout (\(layoutDescription))")
         }
         guard record.method == 0 || record.method == 8 else {
             throw ArchiveFailure("entry '\(name)' is compressed with method \(record.method); chat archives use deflate (8) or none (0)")
@@ -101,11 +127,11 @@ public enum ChatArchiveCheck {
         if record.method == 0, record.compressedSize != record.uncompressedSize {
             throw ArchiveFailure("entry '\(name)' is stored uncompressed, yet declares \(record.compressedSize) bytes stored for \(record.uncompressedSize): the archive is damaged or forged")
         }
-        if record.uncompressedSize > limits.ratioThresholdBytes,
-           record.uncompressedSize > limits.maxRatio * max(record.compressedSize, 1) {
+        let (ratioBound, ratioOverflow) = limits.maxRatio.multipliedReportingOverflow(by: max(record.compressedSize, 1))
+        if record.uncompressedSize > limits.ratioThresholdBytes, !ratioOverflow, record.uncompressedSize > ratioBound {
             throw ArchiveFailure("entry '\(name)' would expand from \(ByteCount.format(record.compressedSize)) to \(ByteCount.format(record.uncompressedSize)), more than \(limits.maxRatio):1; refusing a likely zip bomb")
         }
-        return entry
+        return .entry(entry)
     }
 
     /// A name with control characters escaped, so that a refusal cannot rewrite the user's terminal.

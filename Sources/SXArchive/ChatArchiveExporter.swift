@@ -96,7 +96,7 @@ public struct ChatArchiveExporter: Sendable {
         }
         for file in plan.files {
             if let problem = try copier.copy(file) {
-                report.archiveErrors.append(.fileError(file: file.entry.entryName, fileError: problem))
+                report.archiveErrors.append(.fileError(file: file.entry.fileName, fileError: problem))
             }
         }
         try zip.close()

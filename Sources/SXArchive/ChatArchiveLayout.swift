@@ -28,6 +28,16 @@ public enum ChatArchiveEntry: Sendable, Equatable, Hashable {
         }
     }
 
+    /// The bare file name, as SimpleX names a file in an `ArchiveError` (`AEFileError {file}` is the
+    /// name listed in the folder, simplex-chat `Archive.hs` `copyValidArchiveFiles`).
+    public var fileName: String {
+        switch self {
+        case .chatDatabase: Self.chatDatabaseName
+        case .agentDatabase: Self.agentDatabaseName
+        case .file(let name), .wallpaper(let name): name
+        }
+    }
+
     /// Where the entry belongs in `dataDirectory`; nil when the layout has no such folder (a terminal
     /// data directory without `--files-dir`).
     public func destination(in dataDirectory: DataDirectory) -> String? {

@@ -37,8 +37,9 @@ final class ChatArchiveReader {
         }
         if header.isHardLink { throw ArchiveFailure("entry '\(name)' is a hard link; a chat archive holds only regular files") }
         if header.isEncrypted { throw ArchiveFailure("entry '\(name)' is encrypted; sxkit does not import encrypted entries") }
+        // A skipped entry is never extracted; it need only be a file or a folder (links and devices were refused).
         let expectedType: UInt32 = item.entry == nil ? 0o040000 : 0o100000
-        guard header.fileType == expectedType else {
+        guard header.fileType == expectedType || (item.skipped != nil && [0o040000, 0o100000].contains(header.fileType)) else {
             throw ArchiveFailure("entry '\(name)' reads back as a file of another type (mode \(String(header.fileType, radix: 8))); a chat archive holds only regular files")
         }
         return item

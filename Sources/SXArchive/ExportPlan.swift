@@ -20,10 +20,10 @@ struct ExportPlan {
     static func make(_ dataDirectory: DataDirectory) -> ExportPlan {
         var plan = ExportPlan()
         if let folder = dataDirectory.filesFolder {
-            plan.scan(folder, entryFolder: ChatArchiveEntry.filesFolderName) { .file(name: $0) }
+            plan.scan(folder) { .file(name: $0) }
         }
         if let folder = dataDirectory.wallpapersFolder {
-            plan.scan(folder, entryFolder: ChatArchiveEntry.wallpapersFolderName) { .wallpaper(name: $0) }
+            plan.scan(folder) { .wallpaper(name: $0) }
         }
         return plan
     }
@@ -38,10 +38,10 @@ struct ExportPlan {
 
     /// Regular files at the top level of `folder`, by name. Links are never followed (a link could
     /// pull any file of the machine into the archive); subfolders are not part of the layout.
-    private mutating func scan(_ folder: String, entryFolder: String, entry: (String) -> ChatArchiveEntry) {
+    private mutating func scan(_ folder: String, entry: (String) -> ChatArchiveEntry) {
         guard let dir = opendir(folder) else {
             if errno != ENOENT {
-                errors.append(.fileError(file: entryFolder, fileError: FileSystemError("list the folder", path: folder).description))
+                errors.append(.fileError(file: Path.basename(folder), fileError: FileSystemError("list the folder", path: folder).description))
             }
             return
         }
@@ -52,11 +52,12 @@ struct ExportPlan {
             if raw == [0x2E] || raw == [0x2E, 0x2E] { continue }
             let path = folder + "/" + String(decoding: raw, as: UTF8.self)
             guard let name = String(validating: raw, as: UTF8.self) else {
-                errors.append(.fileError(file: entryFolder + "/" + String(decoding: raw, as: UTF8.self),
+                errors.append(.fileError(file: String(decoding: raw, as: UTF8.self),
                                          fileError: "the name is not valid UTF-8, so it cannot be stored in the archive; rename the file"))
                 continue
             }
-            let entryName = entry(name).entryName
+            // The bare name, as simplex-chat's Archive.hs reports a file (`AEFileError {file}`).
+            let entryName = name
             if name.hasPrefix(AtomicFileWriter.tempPrefix) {
                 skipped.append("'\(path)' is the leftover of an interrupted sxkit write; it was not archived")
                 continue

@@ -13,6 +13,23 @@ public enum ImportFiles {
     public static func journal(root: String, prefix: String = DataDirectory.defaultPrefix) -> String {
         Path.join(root, prefix + "_chat.db" + journalSuffix)
     }
+    /// Where an import moves the previous profile's files folder and wallpapers (`files/`,
+    /// `wallpapers/` inside): `<root>/<prefix>_previous_<UTC time>`, a name not taken yet.
+    public static func previousFolder(root: String, prefix: String = DataDirectory.defaultPrefix, now: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let base = Path.join(root, prefix + "_previous_" + formatter.string(from: now))
+        var candidate = base
+        var n = 2
+        while exists(candidate) {
+            candidate = base + "-\(n)"
+            n += 1
+        }
+        return candidate
+    }
+
     /// The backup an import makes of a database it replaces; its companions follow SQLite's naming
     /// (`<db>.bak-wal`), so the backup opens with its own un-checkpointed frames.
     public static func backup(_ database: String) -> String { database + ".bak" }
@@ -31,6 +48,13 @@ public enum ImportFiles {
 
     static func move(_ source: String, to destination: String) throws {
         guard rename(source, destination) == 0 else { throw FileSystemError("move '\(source)' to", path: destination) }
+    }
+
+    /// `mkdir -p`: every missing folder on the way (0755), each failure with its errno.
+    static func makeFolders(_ path: String) throws {
+        guard !exists(path) else { return }
+        try makeFolders(Path.parent(path))
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw FileSystemError("create", path: path) }
     }
 
     /// Deletes a folder this program made, and everything in it.
@@ -52,6 +76,8 @@ struct ImportJournal: Codable, Equatable {
     /// Nil when the data directory has no such folder (nothing was staged for it).
     var filesFolder: String?
     var wallpapersFolder: String?
+    /// Where the previous files folder and wallpapers go (absent in journals of sxkit before 0.2.0).
+    var previousFolder: String?
 
     func write(to path: String) throws {
         let encoder = JSONEncoder()

@@ -50,8 +50,9 @@ public enum ImportRecovery {
         }
         if let journal, let path = found.journal {
             let outcome = try ImportSwap.complete(journal, journalPath: path)
+            let aside = outcome.previousFolders.isEmpty ? "" : "; the previous files and wallpapers are in " + outcome.previousFolders.map { "'\($0)'" }.joined(separator: " and ")
             return ImportRecoveryReport(action: .rolledForward, found: found.summary,
-                                        done: "finished the import: the data directory now holds the archive's databases and files (the old databases are kept as .bak)",
+                                        done: "finished the import: the data directory now holds the archive's databases and files (the old databases are kept as .bak\(aside))",
                                         archiveErrors: outcome.archiveErrors)
         }
         try ImportFiles.removeTree(ImportFiles.staging(root: data.root))

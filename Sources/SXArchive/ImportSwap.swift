@@ -7,12 +7,18 @@ import SXCore
 ///
 /// 1. per database: `<db>` → `<db>.bak`, its companions → `<db>.bak-wal`/`-shm`/`-journal`, then the
 ///    staged copy → `<db>` (an un-checkpointed WAL of the old database can never be applied to the new one);
-/// 2. each staged file into the files folder, each staged wallpaper into the wallpapers folder;
+/// 2. the files folder and the wallpapers folder are replaced as a whole: the previous ones (when not
+///    empty) are moved aside into one folder in the data directory, then the staged ones are moved in;
+///    so the data directory holds exactly the archive's profile, and no file of the previous profile
+///    becomes an orphan of the new one (the apps get the same by deleting the storage before their
+///    import: simplex-chat `DatabaseView.kt` `importArchive`, `MigrateToDevice.kt`);
 /// 3. the staging folder, then the journal, are deleted.
 enum ImportSwap {
     struct Outcome {
         var archiveErrors: [ArchiveError] = []
         var backups: [String] = []
+        /// Where the previous files folder and wallpapers went, when there were any.
+        var previousFolders: [String] = []
     }
 
     static func complete(_ journal: ImportJournal, journalPath: String) throws -> Outcome {
@@ -23,10 +29,17 @@ enum ImportSwap {
             if let backup = try swapDatabase(database, with: staged) { outcome.backups.append(backup) }
             CrashPoint.reach(i == 0 ? "import.chat-db-swapped" : "import.agent-db-swapped")
         }
-        outcome.archiveErrors += moveFiles(from: ImportFiles.stagedFiles(journal.staging), to: journal.filesFolder,
-                                           entryFolder: ChatArchiveEntry.filesFolderName)
-        outcome.archiveErrors += moveFiles(from: ImportFiles.stagedWallpapers(journal.staging), to: journal.wallpapersFolder,
-                                           entryFolder: ChatArchiveEntry.wallpapersFolderName)
+        let previous = journal.previousFolder ?? ImportFiles.previousFolder(root: Path.parent(journalPath))
+        let folders: [(staged: String, folder: String?, name: String)] = [
+            (ImportFiles.stagedFiles(journal.staging), journal.filesFolder, "files"),
+            (ImportFiles.stagedWallpapers(journal.staging), journal.wallpapersFolder, "wallpapers"),
+        ]
+        for (staged, folder, name) in folders {
+            guard let folder else { continue }
+            let aside = try replaceFolder(folder, with: staged, previous: Path.join(previous, name))
+            if let aside { outcome.previousFolders.append(aside) }
+            CrashPoint.reach("import.folder-replaced")
+        }
         CrashPoint.reach("import.files-moved")
         try ImportFiles.removeTree(journal.staging)
         CrashPoint.reach("import.staging-removed")
@@ -60,84 +73,93 @@ enum ImportSwap {
         return made
     }
 
-    /// Moves every staged file into `folder`. An identical file already there is kept as it is; a
-    /// different one is replaced by the archive's version — the imported chat database refers to the
-    /// file by that name, as the app's own import does — and the old one is kept in `<folder>.bak/`,
-    /// reported as an `import` ArchiveError. Problems with one file become a `fileError` and the rest go on.
-    static func moveFiles(from staged: String, to folder: String?, entryFolder: String) -> [ArchiveError] {
-        guard ImportFiles.exists(staged), let folder else { return [] }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: staged)) ?? []).sorted()
-        guard !names.isEmpty else { return [] }
-        var errors: [ArchiveError] = []
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        } catch {
-            return names.map { .fileError(file: entryFolder + "/" + $0, fileError: "cannot create the folder '\(folder)': \(error)") }
-        }
-        let backupFolder = folder + ".bak"
-        var usedBackup = false
-        for name in names {
-            let source = Path.join(staged, name), destination = Path.join(folder, name), entry = entryFolder + "/" + name
-            do {
-                if let st = POSIXFile.linkStatus(destination) {
-                    if st.st_mode & S_IFMT == S_IFREG, try sameContent(source, destination) {
-                        try ImportFiles.remove(source)
-                        continue
-                    }
-                    try FileManager.default.createDirectory(atPath: backupFolder, withIntermediateDirectories: true)
-                    let kept = Path.join(backupFolder, name)
-                    guard !ImportFiles.exists(kept) else {
-                        errors.append(.fileError(file: entry, fileError: "a different '\(destination)' exists and '\(kept)' is taken, so the old file was left in place and the archive's version was not imported"))
-                        try ImportFiles.remove(source)
-                        continue
-                    }
-                    try ImportFiles.move(destination, to: kept)
-                    usedBackup = true
-                    errors.append(.import(importError: "\(entry): a different file of that name was already in '\(folder)'; the archive's version replaced it and the old one was moved to '\(kept)'"))
-                }
-                try place(source, at: destination)
-                CrashPoint.reach("import.file-moved")
-            } catch {
-                errors.append(.fileError(file: entry, fileError: "\(error)"))
-                try? ImportFiles.remove(source)
+    /// Replaces `folder` by the staged one. While the staged folder is still in the staging area the
+    /// one in place is the previous profile's: it is moved to `previous` (deleted when empty), then
+    /// the staged folder takes its place by a rename. A folder on another file system (`--files-dir`)
+    /// is filled by copies into `<folder>.sxkit-importing`, which is renamed into place once complete;
+    /// the staged folder is renamed to `<staged>.copied` in between, so a rerun knows the copy finished.
+    /// Returns where the previous folder went, when it was moved.
+    static func replaceFolder(_ folder: String, with staged: String, previous: String) throws -> String? {
+        let copied = staged + ".copied", importing = folder + ".sxkit-importing"
+        var aside: String?
+        if ImportFiles.exists(staged) {
+            if ImportFiles.exists(folder) { aside = try moveAside(folder, to: previous) }
+            // A new data directory may lack the folder's parent (`<prefix>_assets` for wallpapers).
+            try ImportFiles.makeFolders(Path.parent(folder))
+            if rename(staged, folder) == 0 {
+                try POSIXFile.fsyncDirectory(Path.parent(folder))
+                try POSIXFile.fsyncDirectory(Path.parent(staged))
+                return aside ?? existing(previous, folder)
             }
+            guard errno == EXDEV else { throw FileSystemError("move '\(staged)' to", path: folder) }
+            try ImportFiles.removeTree(importing)
+            try copyFolder(staged, to: importing)
+            try ImportFiles.move(staged, to: copied)
+            try POSIXFile.fsyncDirectory(Path.parent(staged))
         }
-        do {
-            try POSIXFile.fsyncDirectory(folder)
-            if usedBackup { try POSIXFile.fsyncDirectory(backupFolder) }
-        } catch {
-            errors.append(.import(importError: "cannot flush '\(folder)' to disk: \(error)"))
+        if ImportFiles.exists(copied) {
+            if ImportFiles.exists(importing) {
+                try ImportFiles.move(importing, to: folder)
+                try POSIXFile.fsyncDirectory(Path.parent(folder))
+            }
+            try ImportFiles.removeTree(copied)
         }
-        return errors
+        return aside ?? existing(previous, folder)
     }
 
-    /// A rename; across file systems (a `--files-dir` elsewhere) an atomic copy, then the staged file goes.
-    static func place(_ source: String, at destination: String) throws {
-        if rename(source, destination) == 0 { return }
-        guard errno == EXDEV else { throw FileSystemError("move '\(source)' to", path: destination) }
-        let input = try POSIXFile.open(source, flags: O_RDONLY)
+    /// Where an earlier run of the same swap put the previous folder, if it did.
+    private static func existing(_ previous: String, _ folder: String) -> String? {
+        [previous, sibling(of: folder, for: previous)].first(where: ImportFiles.exists)
+    }
+
+    /// `<parent of folder>/<name of the previous root>-<name>`: where the previous folder goes when
+    /// it lives on another file system than the data directory.
+    private static func sibling(of folder: String, for previous: String) -> String {
+        Path.join(Path.parent(folder), Path.basename(Path.parent(previous)) + "-" + Path.basename(previous))
+    }
+
+    /// Moves the previous folder aside (a rename, so its files keep their inodes and times); an
+    /// empty one is simply removed. Returns where it went.
+    private static func moveAside(_ folder: String, to previous: String) throws -> String? {
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: folder), names.isEmpty, rmdir(folder) == 0 {
+            try POSIXFile.fsyncDirectory(Path.parent(folder))
+            return nil
+        }
+        let root = Path.parent(previous)
+        if mkdir(root, 0o700) != 0 && errno != EEXIST { throw FileSystemError("create", path: root) }
+        guard !ImportFiles.exists(previous) else {
+            throw ArchiveFailure("cannot finish the import: '\(previous)' exists already; move it away and run `sxkit archive recover` again")
+        }
+        var target = previous
+        if rename(folder, previous) != 0 {
+            guard errno == EXDEV else { throw FileSystemError("move '\(folder)' to", path: previous) }
+            target = sibling(of: folder, for: previous)
+            guard !ImportFiles.exists(target) else {
+                throw ArchiveFailure("cannot finish the import: '\(target)' exists already; move it away and run `sxkit archive recover` again")
+            }
+            try ImportFiles.move(folder, to: target)
+            try? FileManager.default.removeItem(atPath: root)  // only if it stayed empty
+        }
+        try POSIXFile.fsyncDirectory(Path.parent(folder))
+        try POSIXFile.fsyncDirectory(Path.parent(target))
+        return target
+    }
+
+    /// Copies the regular files of `source` into a new folder `destination`, each flushed.
+    static func copyFolder(_ source: String, to destination: String) throws {
+        guard mkdir(destination, 0o755) == 0 else { throw FileSystemError("create", path: destination) }
+        for name in try FileManager.default.contentsOfDirectory(atPath: source).sorted() {
+            try copyFile(Path.join(source, name), to: Path.join(destination, name))
+        }
+        try POSIXFile.fsyncDirectory(destination)
+    }
+
+    /// A durable copy (temp file, fsync, rename) of one regular file.
+    static func copyFile(_ source: String, to destination: String) throws {
+        let input = try POSIXFile.open(source, flags: O_RDONLY | O_NOFOLLOW)
         defer { close(input) }
         let writer = try AtomicFileWriter(destination: destination, mode: 0o644)
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let n = try POSIXFile.read(input, into: &buffer, path: source)
-            if n == 0 { break }
-            try buffer.withUnsafeBytes { try writer.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-        }
+        try POSIXFile.copyAll(from: input, path: source, to: writer.descriptor, path: writer.tempPath)
         try writer.commit()
-        try ImportFiles.remove(source)
-    }
-
-    /// Byte-for-byte comparison, streamed.
-    static func sameContent(_ a: String, _ b: String) throws -> Bool {
-        guard let sa = POSIXFile.linkStatus(a), let sb = POSIXFile.linkStatus(b), sa.st_size == sb.st_size else { return false }
-        let fa = try POSIXFile.open(a, flags: O_RDONLY), fb = try POSIXFile.open(b, flags: O_RDONLY | O_NOFOLLOW)
-        defer { close(fa); close(fb) }
-        var ba = [UInt8](repeating: 0, count: 1 << 18), bb = [UInt8](repeating: 0, count: 1 << 18)
-        while true {
-            let na = try POSIXFile.read(fa, into: &ba, path: a), nb = try POSIXFile.read(fb, into: &bb, path: b)
-            if na != nb || ba[0..<na] != bb[0..<nb] { return false }
-            if na == 0 { return true }
-        }
     }
 }

@@ -8,16 +8,17 @@ struct ArchiveImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import a chat archive into a data directory.",
         discussion: """
-        The archive is checked first and refused whole when anything in it is hostile or damaged. The \
-        passphrase is that of the archive's databases (they keep the one they had when exported); it \
-        is tested before the data directory is touched. The current databases are kept as <db>.bak \
-        (with their -wal/-shm as <db>.bak-wal/-shm); the import refuses while a .bak is in the way or \
-        while SimpleX Chat has the databases open. Files go into the files folder and wallpapers into \
-        the assets folder; files already there and not in the archive stay. An identical file is left \
-        as it is; a different file of the same name is replaced by the archive's (the imported \
-        database refers to it by that name) and the old one is moved to <folder>.bak/, reported as an \
-        ArchiveError. A killed import is finished or rolled back by the next import or by \
-        `sxkit archive recover`. Exit status 3 when some files could not be imported (each is named).
+        The archive is checked first and refused whole when anything in it is hostile or damaged; \
+        entries outside the chat archive layout that are not hostile (a folder inside the files folder, \
+        an unknown file) are skipped and reported, as SimpleX's own import ignores them. The passphrase \
+        is that of the archive's databases (they keep the one they had when exported); it is tested \
+        before the data directory is touched. Afterwards the data directory holds exactly the \
+        archive's profile: the current databases are kept as <db>.bak (with their -wal/-shm as \
+        <db>.bak-wal/-shm), and the current files folder and wallpapers are moved aside whole into \
+        <prefix>_previous_<time>/ in the data directory (reported; nothing is deleted). The import \
+        refuses while a .bak is in the way or while SimpleX Chat has the databases open. A killed \
+        import is finished or rolled back by the next import or by `sxkit archive recover`. Exit \
+        status 3 when some entries were not imported (each is named, with the bare file name).
         """
     )
 
@@ -52,6 +53,9 @@ struct ArchiveImportCommand: ParsableCommand {
                 out.writeLine("Imported \(report.entries) entries (\(ByteCount.format(report.bytes))) into \(data.root) in \(seconds) s.")
                 if !report.backups.isEmpty {
                     out.writeLine("The previous databases are kept as \(report.backups.joined(separator: ", ")); they open with the previous passphrase.")
+                }
+                if !report.previousFolders.isEmpty {
+                    out.writeLine("The previous files and wallpapers were moved to \(report.previousFolders.joined(separator: " and ")).")
                 }
                 if !report.archiveErrors.isEmpty { out.writeLine("\(report.archiveErrors.count) problem(s), listed above.") }
             }

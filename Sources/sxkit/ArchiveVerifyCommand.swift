@@ -56,6 +56,7 @@ struct ArchiveVerifyCommand: ParsableCommand {
             let line = "\(status)  \(name)  \(ByteCount.format(entry.size).leftPadded(to: 9))  \(detail.joined(separator: "; "))"
             out.writeLine(String(line.reversed().drop(while: { $0 == " " }).reversed()))
         }
+        for error in report.archiveErrors { out.writeLine("note    \(error.sentence)") }
         let failed = report.entries.filter { !$0.ok }.count
         if failed == 0 {
             let key = keyTested ? "" : " (the passphrase was not tested: give one to test it)"
@@ -72,12 +73,15 @@ struct VerifyDocument: Encodable {
     var ok: Bool
     var entries: [ArchiveVerifyEntry]
     var bytes: Int64
+    /// What an import would skip and report.
+    var archiveErrors: [ArchiveError]
 
     init(_ report: ArchiveVerifyReport) {
         archive = report.archive
         ok = report.ok
         entries = report.entries
         bytes = report.bytes
+        archiveErrors = report.archiveErrors
     }
 }
 

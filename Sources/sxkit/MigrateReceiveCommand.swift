@@ -58,6 +58,9 @@ struct MigrateReceiveCommand: ParsableCommand {
             out.writeLine("received \(result.archiveName) (\(ByteCount.format(result.archiveBytes))); digests and tag verified")
             out.writeLine("imported \(report.entries) entries (\(ByteCount.format(report.bytes))) into \(data.root) in \(String(format: "%.2f", seconds)) s")
             if !report.backups.isEmpty { out.writeLine("the previous databases are kept as \(report.backups.joined(separator: ", "))") }
+            if !report.previousFolders.isEmpty {
+                out.writeLine("the previous files and wallpapers were moved to \(report.previousFolders.joined(separator: " and "))")
+            }
             if !report.archiveErrors.isEmpty { out.writeLine("\(report.archiveErrors.count) problem(s), listed above") }
         }
         if !report.archiveErrors.isEmpty { throw CommandFailure(status: .partial) }

@@ -68,9 +68,9 @@ import Testing
                           ["simplex_v1_files/fifo", "FIFO"])
     }
 
-    @Test func directoryOutsideTheLayout() throws {
-        try expectRefused("with zipfile.ZipFile(out, 'w') as z:\n base(z)\n z.writestr(info('simplex_v1_files/sub/', 0o040755), b'')",
-                          ["simplex_v1_files/sub/", "directory"])
+    @Test func aDirectoryModeOnAFileNameIsForged() throws {
+        try expectRefused("with zipfile.ZipFile(out, 'w') as z:\n base(z)\n z.writestr(info('simplex_v1_files/sub', 0o040755), b'')",
+                          ["simplex_v1_files/sub", "forged"])
     }
 
     @Test func layoutDirectoriesAreAccepted() throws {
@@ -103,9 +103,25 @@ import Testing
             """, ["Unicode-normalising"])
     }
 
-    @Test func nameOutsideTheLayout() throws {
-        try expectRefused("with zipfile.ZipFile(out, 'w') as z:\n base(z)\n z.writestr(info('notes.txt'), b'x')", ["notes.txt", "outside the chat archive layout"])
-        try expectRefused("with zipfile.ZipFile(out, 'w') as z:\n base(z)\n z.writestr(info('simplex_v1_files/sub/x.jpg'), b'x')", ["simplex_v1_files/sub/x.jpg", "outside"])
+    /// Not hostile, only outside the layout: skipped with an `import` ArchiveError by import and
+    /// named by verify, as SimpleX's import ignores them (simplex-chat `Archive.hs` `importArchive`).
+    @Test func namesOutsideTheLayoutAreSkippedNotRefused() throws {
+        let folder = try TempFolder("sx-outside")
+        let archive = try ZipFixture.make(folder, "in.zip", """
+            with zipfile.ZipFile(out, 'w') as z:
+             base(z)
+             z.writestr(info('notes.txt'), b'x')
+             z.writestr(info('simplex_v1_files/sub/x.jpg'), b'y')
+             z.writestr(zipfile.ZipInfo('simplex_v1_files/sub/'), b'')
+             z.writestr(info('simplex_v1_assets/other/theme.json'), b'{}')
+            """)
+        let plan = try ChatArchiveCheck.run(archive)
+        #expect(plan.items.filter { $0.skipped != nil }.map(\.record.name) == ["notes.txt", "simplex_v1_files/sub/x.jpg", "simplex_v1_files/sub/", "simplex_v1_assets/other/theme.json"])
+        #expect(plan.skippedErrors.count == 4)
+        #expect(plan.skippedErrors.allSatisfy { if case .import(let text) = $0 { text.contains("skipped") } else { false } })
+        let verify = try ArchiveVerify.run(archive, passphrase: nil, tempRoot: folder.path)
+        #expect(verify.archiveErrors == plan.skippedErrors)
+        #expect(!verify.entries.contains { $0.name.contains("sub/") || $0.name == "notes.txt" })
     }
 
     @Test func encryptedEntry() throws {

@@ -116,7 +116,8 @@ import Testing
         let errors = try #require(doc["archiveErrors"] as? [[String: Any]])
         #expect(errors.count == 1)
         #expect(errors.first?["type"] as? String == "fileError")
-        #expect(errors.first?["file"] as? String == "simplex_v1_files/secret.txt")
+        // The bare file name, as simplex-chat's Archive.hs names a file in an ArchiveError.
+        #expect(errors.first?["file"] as? String == "secret.txt")
         let message = errors.first?["fileError"] as? String ?? ""
         #expect(message.contains("Permission denied"), "\(message)")
         #expect(shell("unzip -tq '\(out)'") == 0)
@@ -125,7 +126,7 @@ import Testing
         #expect(!list.stdout.contains("secret.txt"))
 
         let human = try export(data, dir.file("out2.zip"), [], prefix: prefix)
-        #expect(human.status == 3 && human.stderr.contains("simplex_v1_files/secret.txt") && human.stdout.contains("1 NOT ARCHIVED"))
+        #expect(human.status == 3 && human.stderr.contains("secret.txt") && human.stdout.contains("1 NOT ARCHIVED"))
     }
 
     /// kill -9 at each crash point: nothing at OUT (or the old archive, untouched), a recognisable

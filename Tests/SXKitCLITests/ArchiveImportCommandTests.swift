@@ -61,6 +61,19 @@ import Testing
                 }
             }
             #expect(try contentHashes(root) == (new ? archiveFiles : templateFiles), "files are not all \(new ? "new" : "old")", sourceLocation: sourceLocation)
+            // The previous profile's files and wallpapers were moved aside whole into one folder, not merged.
+            let previous = (try FileManager.default.contentsOfDirectory(atPath: root)).filter { $0.hasPrefix("simplex_v1_previous_") }
+            if new {
+                #expect(previous.count == 1, "\(previous)", sourceLocation: sourceLocation)
+                if let folder = previous.first {
+                    let moved = try contentHashes(root + "/" + folder, folders: ["files", "wallpapers"])
+                    let expected = Dictionary(uniqueKeysWithValues: templateFiles.map { ($0.key.replacingOccurrences(of: "simplex_v1_files/", with: "files/")
+                        .replacingOccurrences(of: "simplex_v1_assets/wallpapers/", with: "wallpapers/"), $0.value) })
+                    #expect(moved == expected, "the previous folder does not hold the old profile's files", sourceLocation: sourceLocation)
+                }
+            } else {
+                #expect(previous.isEmpty, "\(previous)", sourceLocation: sourceLocation)
+            }
             for leftover in [".sxkit-import-staging", "simplex_v1_chat.db.import-journal"] {
                 #expect(!FileManager.default.fileExists(atPath: root + "/" + leftover), "\(leftover) is left", sourceLocation: sourceLocation)
             }
@@ -90,20 +103,47 @@ import Testing
     @Test func importOverADataDirectoryKeepsTheOldOnesAside() throws {
         let f = try Fixture()
         let target = try f.target("existing")
+        // A file only the old profile has: it must not become an orphan of the new one.
+        try Data("old profile only".utf8).write(to: URL(fileURLWithPath: target + "/simplex_v1_files/stale.txt"))
         let run = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--passphrase-file", f.newPass, "--json"])
-        // Every sample file name exists in both with different content: each is reported.
-        #expect(run.status == 3, "\(run.stderr)")
+        #expect(run.status == 0, "\(run.stderr)")
         let doc = try JSONSerialization.jsonObject(with: Data(run.stdoutBytes)) as? [String: Any]
-        let errors = doc?["archiveErrors"] as? [[String: Any]] ?? []
-        #expect(errors.count == 12)
-        #expect(errors.allSatisfy { $0["type"] as? String == "import" && ($0["importError"] as? String ?? "").contains("replaced it") })
+        #expect((doc?["archiveErrors"] as? [Any])?.isEmpty == true)
+        let previous = try #require((doc?["previousFolders"] as? [String]))
+        #expect(previous.count == 2 && previous[0].hasPrefix(target + "/simplex_v1_previous_") && previous[0].hasSuffix("/files")
+                && previous[1].hasSuffix("/wallpapers"), "\(previous)")
+        #expect(!FileManager.default.fileExists(atPath: target + "/simplex_v1_files/stale.txt"))
+        #expect(FileManager.default.fileExists(atPath: previous[0] + "/stale.txt"))
+        try FileManager.default.removeItem(atPath: previous[0] + "/stale.txt")
         try f.expectWhole(target, new: true)
-        let kept = try contentHashes(target, folders: ["simplex_v1_files.bak", "simplex_v1_assets/wallpapers.bak"])
-        #expect(Set(kept.values) == Set(f.templateFiles.values))
         // A second import is refused while the backups are in the way, naming one.
         let again = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--passphrase-file", f.newPass])
         #expect(again.status == 1)
         #expect(again.stderr.contains("simplex_v1_chat.db.bak"))
+    }
+
+    /// Entries outside the layout that are not hostile (a folder inside the files folder, an unknown
+    /// file at the top) are skipped, each reported as an `import` ArchiveError, as SimpleX ignores them.
+    @Test func entriesOutsideTheLayoutAreSkippedAndReported() throws {
+        let f = try Fixture()
+        let source = f.folder.file("source")
+        try FileManager.default.createDirectory(atPath: source + "/simplex_v1_files/nested", withIntermediateDirectories: true)
+        try Data("inside a folder".utf8).write(to: URL(fileURLWithPath: source + "/simplex_v1_files/nested/deep.txt"))
+        try Data("at the top".utf8).write(to: URL(fileURLWithPath: source + "/notes.txt"))
+        #expect(try tool("/usr/bin/zip", ["-q", "-r", f.archive, "simplex_v1_files/nested", "notes.txt"], cwd: source) == 0)
+        let verify = try CLI.run(["archive", "verify", f.archive, "--passphrase-file", f.newPass])
+        #expect(verify.status == 0 && verify.stdout.contains("note    'notes.txt' is outside the chat archive layout"), "\(verify.stdout)")
+        let target = f.folder.file("fresh")
+        let run = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--passphrase-file", f.newPass, "--json"])
+        #expect(run.status == 3, "\(run.stderr)")
+        let doc = try JSONSerialization.jsonObject(with: Data(run.stdoutBytes)) as? [String: Any]
+        let errors = doc?["archiveErrors"] as? [[String: Any]] ?? []
+        let named = errors.compactMap { $0["importError"] as? String }
+        #expect(errors.allSatisfy { $0["type"] as? String == "import" })
+        #expect(named.contains { $0.hasPrefix("'simplex_v1_files/nested/deep.txt'") && $0.contains("skipped") }, "\(named)")
+        #expect(named.contains { $0.hasPrefix("'notes.txt'") }, "\(named)")
+        #expect(!FileManager.default.fileExists(atPath: target + "/simplex_v1_files/nested") && !FileManager.default.fileExists(atPath: target + "/notes.txt"))
+        #expect(try contentHashes(target) == f.archiveFiles)
     }
 
     @Test func wrongPassphraseIsRefusedBeforeAnyChange() throws {
@@ -139,7 +179,7 @@ import Testing
     @Test func killedAtEachCrashPointLeavesTheOldOrTheNewDataDirectory() throws {
         let f = try Fixture()
         let points = ["import.staging-created", "import.entry-staged", "import.staged", "import.journal-written",
-                      "import.db-backed-up", "import.chat-db-swapped", "import.agent-db-swapped", "import.file-moved",
+                      "import.db-backed-up", "import.chat-db-swapped", "import.agent-db-swapped", "import.folder-replaced",
                       "import.files-moved", "import.staging-removed"]
         for (i, point) in points.enumerated() {
             let target = try f.target("crash-\(i)")
@@ -189,7 +229,7 @@ import Testing
                                 environment: [CrashPoint.environmentVariable: "import.staged"])
         #expect(first.status == SIGKILL)
         let second = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--passphrase-file", f.newPass, "--json"])
-        #expect(second.status == 3, "\(second.stderr)")
+        #expect(second.status == 0, "\(second.stderr)")
         let doc = try JSONSerialization.jsonObject(with: Data(second.stdoutBytes)) as? [String: Any]
         #expect((doc?["recovery"] as? [String: Any])?["action"] as? String == "rolledBack")
         try f.expectWhole(target, new: true)
@@ -230,7 +270,7 @@ import Testing
         let errors = doc?["archiveErrors"] as? [[String: Any]] ?? []
         #expect(errors.count == 1)
         #expect(errors.first?["type"] as? String == "fileError")
-        #expect(errors.first?["file"] as? String == "simplex_v1_files/README.md")
+        #expect(errors.first?["file"] as? String == "README.md")
         #expect(!FileManager.default.fileExists(atPath: target + "/simplex_v1_files/README.md"))
         var expected = f.archiveFiles
         expected["simplex_v1_files/README.md"] = nil

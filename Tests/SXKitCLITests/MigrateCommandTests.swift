@@ -100,10 +100,10 @@ import Testing
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("already holds a profile") && refused.stderr.contains("--replace"), "\(refused.stderr)")
         #expect(try FolderSnapshot.take(s.target) == before)
-        // The old profile's files of the same name are kept aside and named: done, with problems (3).
+        // The old profile's databases become .bak and its files and wallpapers are moved aside whole.
         let replaced = try s.receive(["--replace"])
-        #expect(replaced.status == 3, "\(replaced.stderr)")
-        #expect(replaced.stderr.contains("IMG_1000.jpg: a different file of that name was already in"))
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(replaced.stdout.contains("the previous files and wallpapers were moved to \(s.target)/simplex_v1_previous_"), "\(replaced.stdout)")
         #expect(replaced.stdout.contains("the previous databases are kept as"))
         #expect(try rowCounts(Path.join(s.target, "simplex_v1_chat.db")) == rowCounts(Path.join(s.source.directory.root, "simplex_v1_chat.db")))
     }
@@ -121,7 +121,7 @@ import Testing
         try s.expectNoWorkLeft()
     }
 
-    @Test(arguments: ["migrate-receive-downloaded", "import.chat-db-swapped", "import.file-moved"])
+    @Test(arguments: ["migrate-receive-downloaded", "import.chat-db-swapped", "import.folder-replaced"])
     func aKilledReceiveFinishesOnTheNextRun(point: String) throws {
         let s = try Setup()
         #expect(try s.send().status == 0)

@@ -20,7 +20,7 @@ public enum TransferFileError: SXError, Equatable {
         case .wrongEncryptedSize(let path, let expected, let actual):
             return "'\(path)' is \(actual) bytes but the transfer plan says \(expected); it was truncated or altered"
         case .invalidAuthTag(let path):
-            return "'\(path)': invalid auth tag — wrong key or nonce, or the encrypted file was modified; no plaintext was written"
+            return "'\(path)': invalid auth tag — wrong key or nonce, or the encrypted file was modified (or it was sent by sxkit before 0.2.0, whose key schedule SimpleX does not use: have it sent again); no plaintext was written"
         case .invalidLayout(let path, let reason):
             return "'\(path)' is not a valid transfer file: \(reason); no plaintext was written"
         case .invalidPadding(let path):

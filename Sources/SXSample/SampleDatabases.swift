@@ -126,7 +126,7 @@ struct SampleDatabases {
     private func open(_ path: String, role: DatabaseRole) throws -> DatabaseConnection {
         let db = try DatabaseConnection(path: path, mode: .readWriteCreate)
         try db.applyKey(passphrase)
-        try db.applyChatCoreSettings(newDatabase: true)
+        try db.applyChatCoreSettings()
         if walMode { _ = try db.scalarText("PRAGMA journal_mode = WAL") }
         let outcome = Migrator(role: role).migrate(db: db, dbFile: path, confirmation: .yesUp, backup: .none)
         guard outcome.result == .ok else {

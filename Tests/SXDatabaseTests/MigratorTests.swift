@@ -21,7 +21,7 @@ struct MigratorTests {
 
     func reopen(_ path: String) throws -> DatabaseConnection {
         let db = try open(path, Self.passphrase)
-        try db.applyChatCoreSettings(newDatabase: false)
+        try db.applyChatCoreConnectionSettings()
         return db
     }
 
@@ -123,9 +123,10 @@ struct MigratorTests {
     @Test func upRunsVacuumAfterwards() throws {
         let tmp = try TempFolder()
         let path = tmp.file("v.db")
-        // No auto_vacuum here, so that freed pages stay on the freelist until a VACUUM.
         let db = try open(path, Self.passphrase, mode: .readWriteCreate)
         #expect(Migrator(migrations: [m.m1]).migrate(db: db, confirmation: .error).result == .ok)
+        // No auto_vacuum here (the migration made the file FULL), so that freed pages stay on the freelist until a VACUUM.
+        try db.execute("PRAGMA auto_vacuum = NONE; VACUUM;")
         try db.execute("CREATE TABLE junk (b BLOB); INSERT INTO junk SELECT zeroblob(4000) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) SELECT i FROM n); DROP TABLE junk;")
         #expect(try db.scalarInt("PRAGMA freelist_count") ?? 0 > 100)
         let outcome = Migrator(migrations: [m.m1, m.m2]).migrate(db: db, confirmation: .yesUp)

@@ -22,7 +22,8 @@ public struct Migrator: Sendable {
     }
 
     /// Migrates the database behind `db`, an open connection with its key applied (the caller applies
-    /// the chat-core settings it wants). Never throws: every outcome is a `DBMigrationResult`.
+    /// the core's connection settings it wants; the core's `auto_vacuum = FULL` is applied here before
+    /// the first write). Never throws: every outcome is a `DBMigrationResult`.
     ///
     /// Order: read the table and compare (no write); refuse what `confirmation` does not allow; copy
     /// the database to the backup path when it holds anything; create or upgrade the table; run each
@@ -62,12 +63,16 @@ public struct Migrator: Sendable {
             }
         }
         do {
+            // The core's open ends with `auto_vacuum = FULL`; on a FULL file it rewrites page 1, so
+            // sxkit runs it here, once the work is allowed and backed up (the up path's VACUUM then
+            // makes any file FULL, as the core's does).
+            try db.applyChatCoreAutoVacuum()
             if state.needsSetup {
                 try MigrationsTable.ensure(db)
                 outcome.tableUpgraded = true
             }
         } catch {
-            return failed(outcome, .errorSQL(dbFile: file, migrationSQLError: "cannot create or upgrade the migrations table: \(error)"), "\(error)")
+            return failed(outcome, .errorSQL(dbFile: file, migrationSQLError: "cannot prepare the database (auto_vacuum, migrations table): \(error)"), "\(error)")
         }
 
         switch plan {
@@ -100,8 +105,8 @@ public struct Migrator: Sendable {
         return outcome
     }
 
-    /// Opens `path` for writing with `passphrase` (SQLCipher 4, else 3; empty = plaintext), applies
-    /// the chat-core settings, and migrates it. A missing file, a wrong passphrase and a file that
+    /// Opens `path` for writing with `passphrase` (SQLCipher 4, else 3; empty = plaintext) and the
+    /// core's connection settings, as the core opens it before migrating, and migrates it. A missing file, a wrong passphrase and a file that
     /// is not a database are `errorNotADatabase`, with `detail` saying which.
     public func migrate(file path: String, passphrase: SecretBytes, confirmation: MigrationConfirmation,
                         backup: MigrationBackupPolicy = .besideDatabase) -> MigrationOutcome {
@@ -111,10 +116,10 @@ public struct Migrator: Sendable {
         }
         let db: DatabaseConnection
         do {
-            (db, _) = try DatabaseOpener.open(path, passphrase: passphrase, mode: .readWrite)
-            try db.busyTimeout(ms: 5000)
-            let empty = try db.scalarInt("SELECT count(*) FROM sqlite_master") == 0
-            try db.applyChatCoreSettings(newDatabase: empty)
+            (db, _) = try DatabaseOpener.open(path, passphrase: passphrase, mode: .readWrite, coreSettings: true)
+            // The core's busy_timeout is 100 ms, but it retries BUSY and LOCKED for up to 3 s in its own
+            // loop (simplexmq `Agent/Store/SQLite/Common.hs:107-118`, dbBusyLoop); SQLite's handler gets that budget.
+            try db.busyTimeout(ms: 3000)
         } catch {
             return failed(outcome, .errorNotADatabase(dbFile: path), "\(error)")
         }

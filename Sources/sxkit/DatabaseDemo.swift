@@ -62,13 +62,13 @@ struct DatabaseDemo {
         let up = Migrator(migrations: ChatSchema.migrations + [extra])
             .migrate(file: chat, passphrase: Self.newPassphrase, confirmation: .yesUp)
         steps.say("applied: \(up.applied.joined(separator: ", ")); backup: \(up.backupPath.map(Path.basename) ?? "none")")
-        steps.say("DBMigrationResult: \(try json(up.result))")
+        steps.say("DBMigrationResult: \(up.result.coreJSON)")
 
         steps.step("8. Back to the app's list: the extra step must go down (sxkit db migrate --confirm …)")
         let refused = Migrator(role: .chat).migrate(file: chat, passphrase: Self.newPassphrase, confirmation: .yesUp, backup: .none)
-        steps.say("with yesUp:     \(try json(refused.result))")
+        steps.say("with yesUp:     \(refused.result.coreJSON)")
         let down = Migrator(role: .chat).migrate(file: chat, passphrase: Self.newPassphrase, confirmation: .yesUpDown, backup: .none)
-        steps.say("with yesUpDown: \(try json(down.result)); reverted \(down.reverted.joined(separator: ", "))")
+        steps.say("with yesUpDown: \(down.result.coreJSON); reverted \(down.reverted.joined(separator: ", "))")
     }
 
     private func summarize(_ report: DataDirectoryInspection) {
@@ -85,11 +85,5 @@ struct DatabaseDemo {
             }
             for finding in db.findings { steps.say("  ! \(finding)") }
         }
-    }
-
-    private func json(_ result: DBMigrationResult) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(result), as: UTF8.self)
     }
 }

@@ -30,10 +30,6 @@ enum MigrationText {
             return "cannot open: \(outcome.detail ?? "the passphrase is wrong or the file is not a database")"
         case .invalidConfirmation:
             return "invalid confirmation: \(outcome.detail ?? "unknown mode")"
-        case .errorKeychain:
-            return "keychain error"
-        case .unknown(let json):
-            return "FAILED: \(outcome.detail ?? "\(json)")"
         }
     }
 

@@ -14,7 +14,7 @@ import SXTestSupport
             "old passphrase now: wrongPassphrase, wrongPassphrase; new passphrase: correct, correct",
             "every table has the same row count as before: yes",
             "DBMigrationResult: {\"type\":\"ok\"}",
-            "\"migrationError\":{\"downMigrations\":[\"20261121_demo_pinned_chats\"],\"type\":\"downgrade\"}",
+            "with yesUp:     {\"type\":\"errorMigration\",\"dbFile\":\"\(dir.file("demo"))/simplex_v1_chat.db\",\"migrationError\":{\"type\":\"downgrade\",\"downMigrations\":[\"20261121_demo_pinned_chats\"]}}",
             "with yesUpDown: {\"type\":\"ok\"}; reverted 20261121_demo_pinned_chats",
             "7 of 7 files authentic",
             "14 of 14 entries intact (every CRC read)",

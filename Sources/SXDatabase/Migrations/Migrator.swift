@@ -30,7 +30,8 @@ public struct Migrator: Sendable {
     /// up in its own transaction then VACUUM, or each down in its own transaction, last first.
     ///
     /// A backup that cannot be written stops everything before the first change and is reported as
-    /// `unknown {json: {"backupError": sentence}}`, the one case FORMATS §5 leaves free-form.
+    /// `errorSQL`, as the core reports its own failed backup copy (simplex-chat `Mobile.hs`
+    /// `chatMigrateInitKey`: any exception but a wrong key becomes `DBMErrorSQL dbFile (show e)`).
     public func migrate(db: DatabaseConnection, dbFile: String? = nil, confirmation: MigrationConfirmation,
                         backup: MigrationBackupPolicy = .besideDatabase) -> MigrationOutcome {
         let file = dbFile ?? db.path
@@ -59,7 +60,7 @@ public struct Migrator: Sendable {
                 outcome.backupPath = path
             } catch {
                 let sentence = "no migration was run, because the backup copy to '\(path)' failed: \(error)"
-                return failed(outcome, .unknown(json: .object(["backupError": .string(sentence)])), sentence)
+                return failed(outcome, .errorSQL(dbFile: file, migrationSQLError: sentence), sentence)
             }
         }
         do {

@@ -316,3 +316,75 @@ struct MigratorTests {
         #expect(migrator.migrate(file: path, passphrase: secret(Self.passphrase), confirmationName: "yesUp").result == .ok)
     }
 }
+
+/// Migrations known by name only (SimpleX's own, whose SQL sxkit does not carry) are recognised but
+/// never applied: the up is refused before anything changes.
+@Suite("Migrator without SQL")
+struct MigratorWithoutSQLTests {
+    let m = TestMigrations.self
+
+    @Test func aPendingMigrationKnownByNameOnlyIsRefusedBeforeAnyChange() throws {
+        let tmp = try TempFolder()
+        let path = tmp.file("x_chat.db")
+        do {
+            let db = try newMigrationDatabase(path)
+            #expect(Migrator(migrations: [m.m1]).migrate(db: db, confirmation: .error).result == .ok)
+        }
+        let before = try fileBytes(path)
+        let list = [m.m1, m.m2, Migration(name: "m3", knownOnly: true), Migration(name: "m4", knownOnly: false)]
+
+        // Not confirmed: the core's own answer comes first, with the list's withDown facts.
+        let unconfirmed = Migrator(migrations: list).migrate(file: path, passphrase: secret("migrate'me"), confirmation: .error)
+        #expect(unconfirmed.result == .errorMigration(dbFile: path, migrationError: .upgrade(upMigrations: [
+            UpMigration(upName: "m2", withDown: true), UpMigration(upName: "m3", withDown: true), UpMigration(upName: "m4", withDown: false)])))
+
+        // Confirmed: m2 has SQL, m3 and m4 do not, so not even m2 runs.
+        let refused = Migrator(migrations: list).migrate(file: path, passphrase: secret("migrate'me"), confirmation: .yesUp)
+        #expect(refused.result == .errorSQL(dbFile: path, migrationSQLError:
+            "nothing was run: sxkit knows these 2 migrations by name only and has no SQL to apply them: m3, m4"))
+        #expect(refused.withoutSQL == ["m3", "m4"])
+        #expect(refused.applied.isEmpty && refused.backupPath == nil)
+        #expect(try fileBytes(path) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + MigrationBackupPolicy.suffix))
+    }
+
+    @Test func aNewDatabaseIsNotGivenAFakedSchema() throws {
+        let tmp = try TempFolder()
+        let path = tmp.file("x_agent.db")
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let outcome = Migrator(migrations: SimpleXMigrations.agent).migrate(file: path, passphrase: secret("k"), confirmation: .error)
+        guard case .errorSQL(path, let sentence) = outcome.result else {
+            Issue.record("expected errorSQL, got \(outcome.result)")
+            return
+        }
+        #expect(sentence.hasPrefix("nothing was run: sxkit knows these 44 migrations by name only"))
+        #expect(outcome.withoutSQL == SimpleXMigrations.agent.map(\.name))
+        #expect(try fileBytes(path).isEmpty, "the empty file stays empty")
+    }
+}
+
+/// The names sxkit carries: SimpleX's lists, in the core's order.
+@Suite("SimpleXMigrations")
+struct SimpleXMigrationsTests {
+    @Test func theChatListIsTheStableBuildsHundredAndFiftyTwo() {
+        let chat = SimpleXMigrations.chat
+        #expect(chat.count == 152)
+        #expect(chat.first?.name == "20220101_initial" && chat.last?.name == "20260516_supporter_badges")
+        #expect(MigrationName.strictlyIncreasing(chat.map(\.name)))
+        // simplex-chat Migrations.hs: entries up to 20230303_group_link_role have no down query, every later one has.
+        let firstWithDown = chat.firstIndex(where: \.hasDown)
+        #expect(firstWithDown == 52 && chat[52].name == "20230317_hidden_profiles")
+        #expect(chat[52...].allSatisfy { $0.hasDown })
+        #expect(chat.allSatisfy { $0.up == nil && $0.down == nil })
+    }
+
+    @Test func theAgentListIsSimplexmqsFortyFour() {
+        let agent = SimpleXMigrations.agent
+        #expect(agent.count == 44)
+        #expect(agent.prefix(5).map(\.name) == ["20220101_initial", "20220301_snd_queue_keys", "20220322_notifications", "20220607_v2", "m20220625_v2_ntf_mode"])
+        #expect(agent.last?.name == "m20260410_receive_attempts")
+        #expect(MigrationName.strictlyIncreasing(agent.map(\.name)))
+        #expect(agent.firstIndex(where: \.hasDown) == 13 && agent[13].name == "m20230223_files")
+        #expect(agent[13...].allSatisfy { $0.hasDown })
+    }
+}

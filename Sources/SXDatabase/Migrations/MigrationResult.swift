@@ -143,7 +143,7 @@ public struct UpMigration: Sendable, Equatable, Codable {
     }
 
     public init(_ migration: Migration) {
-        self.init(upName: migration.name, withDown: migration.down != nil)
+        self.init(upName: migration.name, withDown: migration.hasDown)
     }
 
     var tree: CoreJSON { .object([("upName", .string(upName)), ("withDown", .bool(withDown))]) }

@@ -59,7 +59,7 @@ public struct MigrationStatus: Sendable, Equatable, Encodable {
             if let row = recorded[key] {
                 entries.append(Entry(name: row.name, state: .applied, appliedAt: row.ts, canGoDown: row.down != nil))
             } else {
-                entries.append(Entry(name: migration.name, state: .pending, appliedAt: nil, canGoDown: migration.down != nil))
+                entries.append(Entry(name: migration.name, state: .pending, appliedAt: nil, canGoDown: migration.hasDown))
             }
         }
         for row in table.rows where !known.contains(Array(row.name.utf8)) {

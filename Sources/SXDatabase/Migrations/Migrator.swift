@@ -51,6 +51,14 @@ public struct Migrator: Sendable {
         if let work = plan.pendingWork, !(state.isNew || confirmation.allows(work)) {
             return failed(outcome, .errorMigration(dbFile: file, migrationError: work), nil)
         }
+        // An up migration is never faked: without its SQL nothing is run (the core's list always has it).
+        if case .up(let ups) = plan {
+            let missing = ups.filter { $0.up == nil }.map(\.name)
+            if !missing.isEmpty {
+                outcome.withoutSQL = missing
+                return failed(outcome, .errorSQL(dbFile: file, migrationSQLError: Self.withoutSQLSentence(missing)), nil)
+            }
+        }
         // Nothing to run and a current table: nothing is written, so nothing is backed up.
         if plan == .nothing, !state.needsSetup || !state.exists { return outcome }
 
@@ -152,7 +160,7 @@ public struct Migrator: Sendable {
                 try insert.bind(migration.down.map(ColumnValue.text) ?? .null, at: 2)
                 try insert.step()
             }
-            try db.execute(migration.up)
+            try db.execute(migration.up ?? "")
             try db.execute("COMMIT")
         } catch {
             db.rollbackIfOpen()
@@ -175,6 +183,13 @@ public struct Migrator: Sendable {
             db.rollbackIfOpen()
             throw error
         }
+    }
+
+    /// Why up migrations known by name only were not run (no CLI flag here: the caller adds how to supply SQL).
+    static func withoutSQLSentence(_ names: [String]) -> String {
+        let one = names.count == 1
+        return "nothing was run: sxkit knows \(one ? "this migration" : "these \(names.count) migrations") by name only and has no SQL to apply \(one ? "it" : "them"): "
+            + names.joined(separator: ", ")
     }
 
     private func failed(_ outcome: MigrationOutcome, _ result: DBMigrationResult, _ detail: String?) -> MigrationOutcome {

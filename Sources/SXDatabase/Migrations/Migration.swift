@@ -32,11 +32,11 @@ public enum DatabaseRole: String, Sendable, Codable, CaseIterable {
     case chat
     case agent
 
-    /// The app's migration list for this role.
+    /// SimpleX's migration list for this role, known by name (`SimpleXMigrations`).
     public var builtInMigrations: [Migration] {
         switch self {
-        case .chat: ChatSchema.migrations
-        case .agent: AgentSchema.migrations
+        case .chat: SimpleXMigrations.chat
+        case .agent: SimpleXMigrations.agent
         }
     }
 }

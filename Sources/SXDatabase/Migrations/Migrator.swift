@@ -188,8 +188,9 @@ public struct Migrator: Sendable {
     /// Why up migrations known by name only were not run (no CLI flag here: the caller adds how to supply SQL).
     static func withoutSQLSentence(_ names: [String]) -> String {
         let one = names.count == 1
+        let which = names.count <= 3 ? names.joined(separator: ", ") : "\(names[0]) … \(names[names.count - 1])"
         return "nothing was run: sxkit knows \(one ? "this migration" : "these \(names.count) migrations") by name only and has no SQL to apply \(one ? "it" : "them"): "
-            + names.joined(separator: ", ")
+            + which
     }
 
     private func failed(_ outcome: MigrationOutcome, _ result: DBMigrationResult, _ detail: String?) -> MigrationOutcome {

@@ -65,13 +65,8 @@ enum SampleMigrationRows {
         return calendar.date(from: parts)!
     }
 
-    /// `YYYY-MM-DD HH:MM:SS.ffffff` without trailing zeros (and without the dot when they all are).
     static func timestamp(_ date: Date, microseconds: Int) -> String {
-        let p = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        var fraction = String(format: "%06d", microseconds % 1_000_000)
-        while fraction.hasSuffix("0") { fraction.removeLast() }
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", p.year!, p.month!, p.day!, p.hour!, p.minute!, p.second!)
-            + (fraction.isEmpty ? "" : "." + fraction)
+        MigrationsTable.timestamp(unixSeconds: Int64(date.timeIntervalSince1970), microseconds: microseconds)
     }
 
     private static let calendar: Calendar = {

@@ -388,3 +388,23 @@ struct SimpleXMigrationsTests {
         #expect(agent[13...].allSatisfy { $0.hasDown })
     }
 }
+
+/// `migrations.ts` as the core writes it (sqlcipher-simple's UTCTime text).
+@Suite("Migration timestamps")
+struct MigrationTimestampTests {
+    @Test func theFractionLosesItsTrailingZerosAndVanishesWhenZero() {
+        #expect(MigrationsTable.timestamp(unixSeconds: 1_784_542_272, microseconds: 345_678) == "2026-07-20 10:11:12.345678")
+        #expect(MigrationsTable.timestamp(unixSeconds: 1_784_542_272, microseconds: 120_000) == "2026-07-20 10:11:12.12")
+        #expect(MigrationsTable.timestamp(unixSeconds: 1_784_542_272, microseconds: 5) == "2026-07-20 10:11:12.000005")
+        #expect(MigrationsTable.timestamp(unixSeconds: 1_784_542_272, microseconds: 0) == "2026-07-20 10:11:12")
+    }
+
+    @Test func anAppliedMigrationIsRecordedThatWay() throws {
+        let tmp = try TempFolder()
+        let db = try newMigrationDatabase(tmp.file("x_chat.db"))
+        #expect(Migrator(migrations: TestMigrations.all).migrate(db: db, confirmation: .error).result == .ok)
+        let stamps = try MigrationsTable.read(db).rows.map(\.ts)
+        #expect(stamps.count == 3)
+        #expect(stamps.allSatisfy { $0.wholeMatch(of: /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{0,5}[1-9])?/) != nil }, "\(stamps)")
+    }
+}

@@ -150,14 +150,16 @@ public struct Migrator: Sendable {
     // MARK: Steps
 
     /// One transaction: record the migration (with its down SQL, so it can be reverted by a later
-    /// app that no longer knows it), then run its SQL.
+    /// app that no longer knows it, and the core's `ts` text), then run its SQL, as the core does
+    /// (simplexmq `Agent/Store/SQLite/Migrations.hs:55-57`: insert, then exec).
     private func runUp(_ migration: Migration, on db: DatabaseConnection) throws {
         try db.execute("BEGIN IMMEDIATE")
         do {
             do {
-                let insert = try db.prepare("INSERT INTO migrations (name, ts, down) VALUES (?1, strftime('%Y-%m-%d %H:%M:%f', 'now'), ?2)")
+                let insert = try db.prepare("INSERT INTO migrations (name, down, ts) VALUES (?1, ?2, ?3)")
                 try insert.bind(migration.name, at: 1)
                 try insert.bind(migration.down.map(ColumnValue.text) ?? .null, at: 2)
+                try insert.bind(MigrationsTable.timestampNow(), at: 3)
                 try insert.step()
             }
             try db.execute(migration.up ?? "")

@@ -30,7 +30,7 @@ function __sxkit_parse_tokens -S
             case 'test-key'
                 __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'rekey'
-                __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'new-passphrase-file=' 'decrypt' 'keep-backup' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'new-passphrase-file=' 'decrypt' 'keep-backup' 'desktop-settings=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'recover'
                 __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'status'
@@ -215,6 +215,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" new-passphrase-file' -l 'new-passphrase-file' -d 'Read the new passphrase from this file (one trailing newline is ignored).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" decrypt' -l 'decrypt' -d 'Remove the encryption: the databases become plaintext SQLite.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" keep-backup' -l 'keep-backup' -d 'Keep each <db>.bak; it still opens with the OLD passphrase.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" desktop-settings' -l 'desktop-settings' -d 'The desktop app\'s settings.properties to keep in step (default: the one of the app whose data directory this is; none with --db).' -rF
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" q quiet' -s 'q' -l 'quiet' -d 'Print only errors.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" v verbose' -s 'v' -l 'verbose' -d 'Print every item, not only failures and the summary.'

@@ -52,7 +52,7 @@ public enum MigrationFolder {
     }
 
     /// For a data directory: `folder/chat` and `folder/agent` hold the two lists; a missing subfolder
-    /// means that database keeps the built-in list. At least one must exist, and the folder itself
+    /// means that database keeps SimpleX's list alone. At least one must exist, and the folder itself
     /// must hold no migration files (they would belong to neither database).
     public static func loadPerRole(_ folder: String) throws -> [DatabaseRole: [Migration]] {
         let names = try entries(of: folder)
@@ -127,7 +127,7 @@ public enum MigrationFolderError: SXError, Equatable {
         case .filesBesideRoleFolders(let folder):
             "with a data directory, the migrations folder '\(folder)' must hold chat/ and/or agent/ subfolders, not migration files (a flat folder is for one database file)"
         case .noRoleFolders(let folder):
-            "with a data directory, the migrations folder '\(folder)' must hold a chat/ or agent/ subfolder (a missing one keeps the built-in list)"
+            "with a data directory, the migrations folder '\(folder)' must hold a chat/ or agent/ subfolder (a missing one keeps SimpleX's list)"
         }
     }
 }

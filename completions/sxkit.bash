@@ -271,7 +271,7 @@ _sxkit_db_rekey() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --decrypt --keep-backup --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file --new-passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file --new-passphrase-file --desktop-settings)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -295,6 +295,10 @@ _sxkit_db_rekey() {
         return
         ;;
     '--new-passphrase-file')
+        return
+        ;;
+    '--desktop-settings')
+        __sxkit_add_completions -f
         return
         ;;
     esac

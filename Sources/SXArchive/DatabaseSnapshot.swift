@@ -10,8 +10,10 @@ import Glibc
 /// (`wal_checkpoint(TRUNCATE)`), then hold a read transaction while the main file is read. Why that is
 /// enough: in WAL mode, with the WAL empty when our read began, no checkpoint can copy any later frame
 /// into the main file while we read (a checkpoint never writes past the oldest reader's snapshot), so
-/// the main file alone is the whole database and does not change; in rollback-journal mode our SHARED
-/// lock keeps every writer from committing. The bytes are copied as they are, still encrypted.
+/// the main file alone is the whole database and does not change; in rollback-journal mode (real
+/// profiles': the core sets no journal mode) our SHARED lock keeps every writer from committing. A
+/// write transaction in progress elsewhere is waited for, then refused (the app is running). The bytes
+/// are copied as they are, still encrypted.
 struct DatabaseSnapshot {
     let path: String
     let passphrase: SecretBytes
@@ -31,6 +33,7 @@ struct DatabaseSnapshot {
         POSIXFile.adviseSequential(fd)
         return try withConnection { connection in
             try checkpoint(connection)
+            try waitForWriters(connection)
             try connection.execute("BEGIN")
             do {
                 // A statement that reads the schema takes the read lock (a BEGIN alone takes none).
@@ -71,6 +74,23 @@ struct DatabaseSnapshot {
             }
             if !busy { return }
             if attempt < checkpointAttempts { usleep(300_000) }
+        }
+        throw writerFailure
+    }
+
+    /// A write transaction in progress elsewhere means the app is running. In WAL mode the checkpoint
+    /// already waited for it; in rollback-journal mode (the core's: it sets no journal mode) the
+    /// checkpoint does nothing, so the write lock itself is asked for and given back at once
+    /// (`BEGIN IMMEDIATE` writes nothing to disk), with the same patience.
+    private func waitForWriters(_ connection: DatabaseConnection) throws {
+        for attempt in 1...max(1, checkpointAttempts) {
+            do {
+                try connection.execute("BEGIN IMMEDIATE")
+                try connection.execute("ROLLBACK")
+                return
+            } catch let error as DatabaseError where error.isBusy {
+                if attempt < checkpointAttempts { usleep(300_000) }
+            }
         }
         throw writerFailure
     }

@@ -10,6 +10,7 @@ import Glibc
 final class ChatDatabaseWriter {
     let path: String
     let connection: DatabaseConnection
+    private var autoVacuumApplied = false
 
     /// How long to wait for a lock someone else holds before calling the database in use.
     static let busyTimeoutMilliseconds = 300
@@ -20,13 +21,12 @@ final class ChatDatabaseWriter {
         // Asked before SQLite opens the file: closing a probe descriptor later would drop our own locks.
         if LockProbe.isInUse(path) { throw ChatFilesError.databaseInUse(path: path) }
         do {
-            let (db, _) = try DatabaseOpener.open(path, passphrase: passphrase, mode: .readWrite) { db in
+            let (db, _) = try DatabaseOpener.open(path, passphrase: passphrase, mode: .readWrite, coreSettings: true) { db in
                 try db.busyTimeout(ms: Self.busyTimeoutMilliseconds)
                 // Every lock taken is kept until the connection closes (a WAL index moves to heap memory).
                 try db.execute("PRAGMA locking_mode = EXCLUSIVE")
             }
             try db.execute("BEGIN EXCLUSIVE; COMMIT;")
-            try db.applyChatCoreSettings(newDatabase: false)
             connection = db
         } catch let error as DatabaseError where error.isBusy {
             throw ChatFilesError.databaseInUse(path: path)
@@ -46,6 +46,11 @@ final class ChatDatabaseWriter {
     func apply(_ changes: [KeyChange]) throws {
         guard !changes.isEmpty else { return }
         do {
+            if !autoVacuumApplied {
+                // The core's last open setting writes page 1, so it waits for the first real change.
+                try connection.applyChatCoreAutoVacuum()
+                autoVacuumApplied = true
+            }
             try connection.execute("BEGIN IMMEDIATE")
             do {
                 // ?1 row, ?2 ?3 the new key and nonce, ?4 ?5 the expected ones.

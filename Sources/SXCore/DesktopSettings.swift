@@ -1,22 +1,53 @@
 import Foundation
 
-/// The SimpleX desktop app's `settings.properties` (a Java properties file). When the app
-/// "stores the passphrase" it keeps it under `EncryptedDBPassphrase` as plain base64 — not
-/// encrypted on desktop — which is worth both using (on request) and reporting as a finding.
+/// The SimpleX desktop app's `settings.properties` (a Java properties file). When the app "stores the
+/// passphrase" it keeps it under `EncryptedDBPassphrase` (and `InitializationVectorDBPassphrase`) as
+/// base64 of its UTF-8 bytes — not encrypted on desktop (simplex-chat `Cryptor.desktop.kt:3-15` is a
+/// no-op; `DatabaseUtils.kt:16-40` `KeyStoreItem`) — which is worth both using (on request) and
+/// reporting as a finding.
 public enum DesktopSettings {
     public static let passphraseKey = "EncryptedDBPassphrase"
+    /// Written with the same value as `passphraseKey` on desktop; the app reads the passphrase only
+    /// when both keys are present (`KeyStoreItem.get`).
+    public static let initializationVectorKey = "InitializationVectorDBPassphrase"
+    /// Set to false by the app after any passphrase change (`DatabaseEncryptionView.kt` `resetFormAfterEncryption`).
+    public static let initialRandomKey = "InitialRandomDBPassphrase"
+    /// The desktop app's Flatpak id (simplex-chat `scripts/flatpak/chat.simplex.simplex.metainfo.xml:3`).
+    public static let flatpakID = "chat.simplex.simplex"
 
+    /// `${XDG_CONFIG_HOME:-~/.config}/simplex/settings.properties`: the app's config path
+    /// (`Resources.desktop.kt:39-42`).
     public static func defaultPath(environment: [String: String]) -> String {
         let home = environment["HOME"] ?? NSHomeDirectory()
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
         return config + "/simplex/settings.properties"
     }
 
+    /// The settings file of the desktop app whose data directory is `root`, or nil when no desktop
+    /// app keeps its profile there. The app puts its data in `${XDG_DATA_HOME:-~/.local/share}/simplex`
+    /// (some old installs: the config folder itself) and its settings in
+    /// `${XDG_CONFIG_HOME:-~/.config}/simplex`; under Flatpak, XDG_DATA_HOME and XDG_CONFIG_HOME are
+    /// `~/.var/app/chat.simplex.simplex/data` and `…/config`.
+    public static func path(forDataDirectory root: String, environment: [String: String]) -> String? {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        func xdg(_ name: String, _ fallback: String) -> String {
+            environment[name].flatMap { $0.isEmpty ? nil : $0 } ?? home + fallback
+        }
+        let flatpak = home + "/.var/app/" + flatpakID
+        let candidates: [(data: String, settings: String)] = [
+            (flatpak + "/data/simplex", flatpak + "/config/simplex/settings.properties"),
+            (xdg("XDG_DATA_HOME", "/.local/share") + "/simplex", defaultPath(environment: environment)),
+            (xdg("XDG_CONFIG_HOME", "/.config") + "/simplex", defaultPath(environment: environment)),
+        ]
+        let given = canonical(root)
+        return candidates.first { canonical($0.data) == given }?.settings
+    }
+
     /// The stored passphrase, or nil when the file or the key is absent.
     public static func storedPassphrase(at path: String) throws -> SecretBytes? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        let text = String(decoding: try FileBytes.read(path, limit: 1 << 20), as: UTF8.self)
-        guard let encoded = properties(text)[passphraseKey], !encoded.isEmpty else { return nil }
+        let file = JavaProperties(bytes: try FileBytes.read(path, limit: maxSize))
+        guard let encoded = file.value(passphraseKey), !encoded.isEmpty else { return nil }
         guard var decoded = Data(base64Encoded: encoded) else {
             throw PassphraseError("\(passphraseKey) in \(path) is not valid base64")
         }
@@ -24,62 +55,19 @@ public enum DesktopSettings {
         return SecretBytes(decoded)
     }
 
-    /// Parses the subset of the Java properties format that `Properties.store` writes: `key=value`
-    /// lines, `#`/`!` comments, and backslash escapes (`store` writes `=` in values as `\=`).
+    /// Every key with its value, as `Properties.load` reads `text` (the last definition wins).
     public static func properties(_ text: String) -> [String: String] {
-        var result: [String: String] = [:]
-        var logical = ""
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-        for raw in lines {
-            var line = Substring(raw)
-            // Leading white space is dropped on every line, continuation lines included (as Java does).
-            line = line.drop(while: { $0 == " " || $0 == "\t" })
-            if logical.isEmpty, line.first == "#" || line.first == "!" || line.isEmpty { continue }
-            // A line ending in an odd number of backslashes continues on the next line.
-            let trailing = line.reversed().prefix(while: { $0 == "\\" }).count
-            if trailing % 2 == 1 {
-                logical += line.dropLast()
-                continue
-            }
-            logical += line
-            if let (k, v) = splitProperty(logical) { result[k] = v }
-            logical = ""
-        }
-        return result
+        JavaProperties(bytes: Array(text.utf8)).values
     }
 
-    private static func splitProperty(_ line: String) -> (String, String)? {
-        var key = ""
-        var index = line.startIndex
-        var escaped = false
-        while index < line.endIndex {
-            let c = line[index]
-            if escaped { key.append(unescape(c)); escaped = false }
-            else if c == "\\" { escaped = true }
-            else if c == "=" || c == ":" || c == " " || c == "\t" { break }
-            else { key.append(c) }
-            index = line.index(after: index)
-        }
-        var rest = line[index...].drop(while: { $0 == " " || $0 == "\t" })
-        if let first = rest.first, first == "=" || first == ":" { rest = rest.dropFirst() }
-        rest = rest.drop(while: { $0 == " " || $0 == "\t" })
-        var value = ""
-        escaped = false
-        for c in rest {
-            if escaped { value.append(unescape(c)); escaped = false }
-            else if c == "\\" { escaped = true }
-            else { value.append(c) }
-        }
-        return key.isEmpty ? nil : (key, value)
-    }
+    /// A settings file is a few KB; anything this big is a wrong file.
+    static let maxSize = 1 << 20
 
-    private static func unescape(_ c: Character) -> Character {
-        switch c {
-        case "t": return "\t"
-        case "n": return "\n"
-        case "r": return "\r"
-        case "f": return "\u{0C}"
-        default: return c
-        }
+    /// The absolute path with `.`/`..` and symlinks resolved as far as the path exists.
+    static func canonical(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: Path.absolute(path)).standardizedFileURL.path
+        guard let resolved = realpath(absolute, nil) else { return absolute }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -5,7 +5,8 @@ import SXDatabase
 import SXMedia
 
 /// A realistic sample SimpleX data directory (desktop layout) for the demo, tests and benchmarks:
-/// the chat and agent databases (built by sxkit's migration lists, then filled), a files folder with
+/// the chat and agent databases (opened as the core opens them, given a subset of the real schema and
+/// SimpleX's real migration rows, then filled: `SampleDatabases`), a files folder with
 /// photos, screenshots and documents — some CryptoFile-encrypted with their keys in the chat DB, some
 /// plaintext, some referenced but missing, one on disk but not referenced — a wallpapers folder and
 /// a temp folder. Deterministic for a given seed, so tests can compare hashes.
@@ -23,13 +24,15 @@ public struct SampleDataDirectory: Sendable {
         public var chatItems = 400
         /// Keep writing chat history until the chat DB is at least this big (benchmarks).
         public var chatDatabaseBytes: Int64?
-        /// Leave the databases in WAL mode, as the app does.
-        public var walMode = true
+        /// Put the databases in WAL mode. The core sets no journal mode (simplexmq `Agent/Store/SQLite.hs`
+        /// `connectDB`), so real profiles use a rollback journal; only profiles from 2021 to early 2022 may
+        /// still be in WAL mode. For tests of WAL handling.
+        public var walMode = false
         /// Extra small files (`bulk_NNNNNN.bin`) for the storage and files-folder benchmarks.
         public var bulkFiles = 0
 
         public init(photos: Int = 4, documents: Int = 4, seed: Int = 1, passphrase: SecretBytes = SampleDataDirectory.defaultPassphrase,
-                    contacts: Int = 12, groups: Int = 3, chatItems: Int = 400, chatDatabaseBytes: Int64? = nil, walMode: Bool = true, bulkFiles: Int = 0) {
+                    contacts: Int = 12, groups: Int = 3, chatItems: Int = 400, chatDatabaseBytes: Int64? = nil, walMode: Bool = false, bulkFiles: Int = 0) {
             self.photos = photos
             self.documents = documents
             self.seed = seed

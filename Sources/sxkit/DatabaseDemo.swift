@@ -46,29 +46,33 @@ struct DatabaseDemo {
         try migrations()
     }
 
-    /// Status with the built-in lists, then a user-supplied list with one more step: up, and back down.
+    /// Status against SimpleX's lists, then a user-supplied step on top of them: up, and back down.
     private func migrations() throws {
-        steps.step("6. Migration status (sxkit db status)")
+        steps.step("6. Migration status against SimpleX's own lists (sxkit db status)")
+        for target in set.targets {
+            guard let role = target.role else { continue }
+            let (status, _) = try Migrator(role: role).status(file: target.path, passphrase: Self.newPassphrase)
+            let s = status.summary
+            steps.say("\(target.label): \(s.known) of SimpleX's \(s.listed) \(role.rawValue) migrations, newest \(s.newest ?? "none"); "
+                + "newer than sxkit: \(s.newerThanList.isEmpty ? "no" : "\(s.newerThanList.count)"); can go down: \(s.canGoDown.count) "
+                + "(\(s.canGoDown.first ?? "") … \(s.canGoDown.last ?? "")); migrate would: \(MigrationText.describe(status))")
+        }
         let chat = set.targets[0].path
-        let (status, _) = try Migrator(role: .chat).status(file: chat, passphrase: Self.newPassphrase)
-        let applied = status.migrations.filter { $0.state == .applied }
-        steps.say("chat database: \(applied.count) applied, \(status.migrations.count - applied.count) pending; "
-            + "can go down: \(applied.filter(\.canGoDown).map(\.name).joined(separator: ", "))")
 
         steps.step("7. Apply a user-supplied migration (sxkit db migrate --migrations DIR --confirm yesUp)")
         let extra = Migration(name: "20261121_demo_pinned_chats",
                               up: "CREATE TABLE pinned_chats (contact_id INTEGER PRIMARY KEY REFERENCES contacts ON DELETE CASCADE, pinned_at TEXT NOT NULL);",
                               down: "DROP TABLE pinned_chats;")
-        let up = Migrator(migrations: ChatSchema.migrations + [extra])
+        let up = Migrator(migrations: SimpleXMigrations.chat + [extra])
             .migrate(file: chat, passphrase: Self.newPassphrase, confirmation: .yesUp)
         steps.say("applied: \(up.applied.joined(separator: ", ")); backup: \(up.backupPath.map(Path.basename) ?? "none")")
-        steps.say("DBMigrationResult: \(try json(up.result))")
+        steps.say("DBMigrationResult: \(up.result.coreJSON)")
 
-        steps.step("8. Back to the app's list: the extra step must go down (sxkit db migrate --confirm …)")
+        steps.step("8. Back to SimpleX's list: the extra step goes down with the SQL the database stored (sxkit db migrate --confirm …)")
         let refused = Migrator(role: .chat).migrate(file: chat, passphrase: Self.newPassphrase, confirmation: .yesUp, backup: .none)
-        steps.say("with yesUp:     \(try json(refused.result))")
+        steps.say("with yesUp:     \(refused.result.coreJSON)")
         let down = Migrator(role: .chat).migrate(file: chat, passphrase: Self.newPassphrase, confirmation: .yesUpDown, backup: .none)
-        steps.say("with yesUpDown: \(try json(down.result)); reverted \(down.reverted.joined(separator: ", "))")
+        steps.say("with yesUpDown: \(down.result.coreJSON); reverted \(down.reverted.joined(separator: ", "))")
     }
 
     private func summarize(_ report: DataDirectoryInspection) {
@@ -85,11 +89,5 @@ struct DatabaseDemo {
             }
             for finding in db.findings { steps.say("  ! \(finding)") }
         }
-    }
-
-    private func json(_ result: DBMigrationResult) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(result), as: UTF8.self)
     }
 }

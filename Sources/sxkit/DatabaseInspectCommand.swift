@@ -27,8 +27,11 @@ struct DatabaseInspectCommand: ParsableCommand {
     func run() throws {
         let set = try selection.resolveNoticingLeftovers()
         var settingsPath: String?
-        if set.dataDirectory?.layout == .desktop {
-            settingsPath = DesktopSettings.defaultPath(environment: ProcessInfo.processInfo.environment)
+        if let data = set.dataDirectory, data.layout == .desktop {
+            let environment = ProcessInfo.processInfo.environment
+            // The settings of the app that uses this folder (Flatpak's included), else the usual place.
+            settingsPath = DesktopSettings.path(forDataDirectory: data.root, environment: environment)
+                ?? DesktopSettings.defaultPath(environment: environment)
         }
         let inspector = DatabaseInspector(options: .init(deep: deep, filesFolder: selection.dataDirectory.filesDir.map { Path.absolute($0) },
                                                          desktopSettingsPath: settingsPath))
@@ -49,7 +52,7 @@ struct DatabaseInspectCommand: ParsableCommand {
         }
         guard encrypted else { return nil }
         do {
-            return try passphrase.resolve()
+            return try passphrase.resolve(dataDirectory: set.dataDirectory)
         } catch is PassphraseError where passphrase.file == nil && !passphrase.fromDesktopSettings {
             return nil
         }

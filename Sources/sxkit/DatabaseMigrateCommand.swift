@@ -6,19 +6,30 @@ import SXDatabase
 import Glibc
 #endif
 
-/// `sxkit db migrate`: bring each database's schema to a migration list (FORMATS §4).
+/// `sxkit db migrate`: bring each database's schema to SimpleX's migration list, as the core would (FORMATS §4).
 struct DatabaseMigrateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Apply pending schema migrations, or revert ones the migration list does not know.",
+        abstract: "Revert migrations newer than SimpleX's list with the database's own down SQL, or apply pending ones given their SQL.",
         discussion: """
-        Compares each database's migrations table with the built-in list (or --migrations) and runs \
-        what is missing up, each in its own transaction, then VACUUMs; or reverts, last first, the \
-        migrations the list does not know, using the down SQL the database recorded. A database with \
-        no migration recorded is migrated up without asking; anything else needs --confirm. \
-        Before the first change to an existing database, a copy is written to \
-        <db>.migration-backup (or --backup-path). Exit status 0 when every database ends up migrated \
-        or had nothing to do, 1 otherwise (each database's line says why).
+        Compares each database's migrations table with SimpleX's list (sxkit knows SimpleX's chat and \
+        agent migrations by name; --migrations adds SQL and more migrations) as the core does: name \
+        by name from the first. Migrations the database has after the list's last (it was migrated \
+        by a newer SimpleX Chat) are reverted, newest first, each in its own transaction, by running \
+        the down SQL the database stored for them, as the core does; a row without down SQL stops \
+        everything (noDown). Pending up migrations run each in its own transaction, then VACUUM; \
+        sxkit does not carry SimpleX's SQL, so an up migration it has no SQL for (given as \
+        NAME.up.sql with --migrations) is refused and nothing is run: let SimpleX Chat apply it. \
+        A database with no migration recorded is migrated up without asking; anything else needs \
+        --confirm. Before the first change to an existing database, a copy is written to \
+        <db>.migration-backup (or --backup-path). The database is opened with the core's settings \
+        (foreign keys, secure delete, auto_vacuum FULL); the chat core's own SQL functions \
+        (migrate_relations_vector, set_member_vector_new_relation) are not there, so SQL that calls \
+        them fails and is rolled back. --json prints each database's DBMigrationResult as the chat \
+        core returns it: ok, invalidConfirmation, errorNotADatabase {dbFile}, errorMigration {dbFile, \
+        migrationError}, errorSQL {dbFile, migrationSQLError}; errorKeychain and unknown are the \
+        apps' own, never printed here. Exit status 0 when every database ends up migrated or had \
+        nothing to do, 1 otherwise (each database's line says why).
         """
     )
 
@@ -55,6 +66,8 @@ struct DatabaseMigrateCommand: ParsableCommand {
         var migrationResult: DBMigrationResult
         var applied: [String]
         var reverted: [String]
+        /// Up migrations that were due but that sxkit has no SQL for (so none was run).
+        var withoutSQL: [String]
         var backupPath: String?
         var message: String
     }
@@ -63,13 +76,14 @@ struct DatabaseMigrateCommand: ParsableCommand {
         let work = try lists.resolve(selection, writes: true)
         let secret = try passphrase.resolve()
         let mode = confirm ?? (isatty(STDIN_FILENO) == 1 && ConsoleOutput.standardError.isTerminal ? .console : .error)
-        let backups = try backupPolicies(work.map(\.0))
+        let backups = try backupPolicies(work.map(\.target))
         var reports: [Report] = []
-        for ((target, list), backup) in zip(work, backups) {
-            let outcome = Migrator(migrations: list).migrate(
-                file: target.path, passphrase: secret, confirmation: confirmation(mode, for: target), backup: backup)
-            reports.append(Report(database: target, migrationResult: outcome.result, applied: outcome.applied,
-                                  reverted: outcome.reverted, backupPath: outcome.backupPath, message: MigrationText.describe(outcome)))
+        for (item, backup) in zip(work, backups) {
+            let outcome = Migrator(migrations: item.list).migrate(
+                file: item.target.path, passphrase: secret, confirmation: confirmation(mode, for: item.target), backup: backup)
+            reports.append(Report(database: item.target, migrationResult: outcome.result, applied: outcome.applied,
+                                  reverted: outcome.reverted, withoutSQL: outcome.withoutSQL, backupPath: outcome.backupPath,
+                                  message: MigrationText.describe(outcome)))
         }
         if options.json {
             try JSONDocument.print(reports)

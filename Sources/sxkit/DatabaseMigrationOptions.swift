@@ -11,14 +11,21 @@ struct MigrationListOptions: ParsableArguments {
     }
 
     @Option(name: .customLong("role"), help: ArgumentHelp(
-        "With --db: which database it is, and so which built-in list applies (default: from a …_chat.db / …_agent.db name).",
+        "With --db: which database it is, and so which of SimpleX's lists applies (default: from a …_chat.db / …_agent.db name).",
         valueName: "chat|agent"))
     var role: Role?
 
     @Option(name: .customLong("migrations"), help: ArgumentHelp(
-        "Use the migrations in this folder (NAME.up.sql, optional NAME.down.sql) instead of the built-in lists. With a data directory it must hold chat/ and/or agent/ subfolders; a missing one keeps the built-in list.",
+        "SQL for migrations, as NAME.up.sql and optional NAME.down.sql: a NAME of SimpleX's list gives that migration the SQL sxkit does not carry, any other NAME is added to the list by name. With a data directory it holds chat/ and/or agent/ subfolders. For a --db file that is neither chat nor agent, the folder is the whole list.",
         valueName: "dir"), completion: .directory)
     var folder: String?
+
+    /// One database with the list it is compared with, and a few words saying what that list is.
+    struct Work {
+        var target: DatabaseTarget
+        var list: [Migration]
+        var listDescription: String
+    }
 
     /// Checks what ArgumentParser cannot see from here alone: `--role` only makes sense with `--db`.
     func validate(with selection: DatabaseSelectionOptions) throws {
@@ -27,25 +34,36 @@ struct MigrationListOptions: ParsableArguments {
         }
     }
 
-    /// Each selected database with the list it is compared with.
-    func resolve(_ selection: DatabaseSelectionOptions, writes: Bool) throws -> [(DatabaseTarget, [Migration])] {
+    /// Each selected database with the list it is compared with: SimpleX's list for its role, with
+    /// the folder's migrations joined in; the folder alone for a file of no known role.
+    func resolve(_ selection: DatabaseSelectionOptions, writes: Bool) throws -> [Work] {
         let set = try selection.resolveNoticingLeftovers(role: role?.databaseRole, writes: writes)
-        guard let folder else {
-            return try set.targets.map { target in
-                guard let role = target.role else {
-                    throw UsageError("cannot tell whether '\(target.path)' is the chat or the agent database: give --role chat|agent, or --migrations DIR")
-                }
-                return (target, role.builtInMigrations)
+        var folderLists: [DatabaseRole?: [Migration]] = [:]
+        if let folder {
+            if selection.databaseFile != nil {
+                folderLists[set.targets[0].role] = try MigrationFolder.load(folder)
+            } else {
+                for (role, list) in try MigrationFolder.loadPerRole(folder) { folderLists[role] = list }
             }
         }
-        if selection.databaseFile != nil {
-            let list = try MigrationFolder.load(folder)
-            return set.targets.map { ($0, list) }
-        }
-        let lists = try MigrationFolder.loadPerRole(folder)
-        return set.targets.map { target in
-            let role = target.role ?? .chat
-            return (target, lists[role] ?? role.builtInMigrations)
+        return try set.targets.map { target in
+            guard let role = target.role else {
+                guard let list = folderLists[nil] else {
+                    throw UsageError("cannot tell whether '\(target.path)' is the chat or the agent database: give --role chat|agent, or --migrations DIR")
+                }
+                return Work(target: target, list: list, listDescription: "the \(list.count) migrations of \(folder ?? "")")
+            }
+            let builtIn = role.builtInMigrations
+            let simplex = "SimpleX's \(builtIn.count) \(role.rawValue) migrations (\(role == .chat ? "simplex-chat" : "simplexmq") 6.5)"
+            guard let extra = folderLists[role] else { return Work(target: target, list: builtIn, listDescription: simplex) }
+            let known = Set(builtIn.map(\.name))
+            let supplied = extra.filter { known.contains($0.name) }.count
+            let added = extra.count - supplied
+            var parts: [String] = []
+            if supplied > 0 { parts.append("SQL for \(supplied)") }
+            if added > 0 { parts.append("\(added) more") }
+            return Work(target: target, list: MigrationFolder.merge(extra, into: builtIn),
+                        listDescription: simplex + ", " + parts.joined(separator: " and ") + " from \(folder ?? "")")
         }
     }
 }

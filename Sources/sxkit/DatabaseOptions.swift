@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import SXArchive
 import SXCore
@@ -85,8 +86,13 @@ struct PassphraseOptions: ParsableArguments {
         }
     }
 
-    func resolve() throws -> SecretBytes {
+    /// The passphrase. `--desktop-passphrase` reads the settings of the desktop app whose data
+    /// directory `dataDirectory` is (the Flatpak's included), else `${XDG_CONFIG_HOME:-~/.config}/simplex`'s.
+    func resolve(dataDirectory: DataDirectory? = nil) throws -> SecretBytes {
         if none { return SecretBytes([]) }
-        return try PassphraseResolver().resolve(PassphraseRequest(role: .current, file: file, fromDesktopSettings: fromDesktopSettings)).0
+        let environment = ProcessInfo.processInfo.environment
+        let settings = dataDirectory.flatMap { DesktopSettings.path(forDataDirectory: $0.root, environment: environment) }
+        return try PassphraseResolver(desktopSettingsPath: settings)
+            .resolve(PassphraseRequest(role: .current, file: file, fromDesktopSettings: fromDesktopSettings)).0
     }
 }

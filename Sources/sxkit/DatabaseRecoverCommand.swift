@@ -9,8 +9,10 @@ struct DatabaseRecoverCommand: ParsableCommand {
         abstract: "Finish or roll back an interrupted passphrase change.",
         discussion: """
         If the interrupted run had started replacing databases, the rest are replaced too (every \
-        database then opens with the new passphrase); otherwise its new copies are deleted (every \
-        database still opens with the old one). Needs no passphrase. SimpleX Chat must be closed.
+        database then opens with the new passphrase), and the desktop app's settings it had prepared \
+        are put in place (unless they were written meanwhile: then the prepared file is kept and \
+        named); otherwise its new copies and prepared settings are deleted (every database still \
+        opens with the old one). Needs no passphrase. SimpleX Chat must be closed.
         """
     )
 
@@ -27,7 +29,13 @@ struct DatabaseRecoverCommand: ParsableCommand {
             } else {
                 ConsoleOutput.standardOutput.writeLine("Found: \(report.found).")
                 ConsoleOutput.standardOutput.writeLine("Done: \(report.done).")
+                if let settings = report.desktopSettings, !settings.needsAttention {
+                    ConsoleOutput.standardOutput.writeLine(DatabaseRekeyCommand.sentence(settings.message))
+                }
             }
+        }
+        if let settings = report.desktopSettings, settings.needsAttention {
+            ConsoleOutput.standardError.writeLine("sxkit: warning: \(settings.message)")
         }
     }
 }

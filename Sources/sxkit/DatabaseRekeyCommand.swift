@@ -1,8 +1,10 @@
 import ArgumentParser
+import Foundation
 import SXCore
 import SXDatabase
 
-/// `sxkit db rekey`: set, change or remove the passphrase of the chat and agent databases together.
+/// `sxkit db rekey`: set, change or remove the passphrase of the chat and agent databases together,
+/// and keep the desktop app's stored passphrase in step.
 struct DatabaseRekeyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rekey",
@@ -11,7 +13,15 @@ struct DatabaseRekeyCommand: ParsableCommand {
         Both databases end on the new passphrase, or neither changes. SimpleX Chat must be closed. \
         The new passphrase comes from --new-passphrase-file, $SXKIT_NEW_PASSPHRASE, \
         $SXKIT_NEW_PASSPHRASE_FILE, or a terminal prompt (asked twice); never from the command line. \
-        An interrupted run is finished or rolled back by the next one, or by `sxkit db recover`.
+        If the desktop app's settings.properties stored the OLD passphrase (EncryptedDBPassphrase and \
+        InitializationVectorDBPassphrase), they are put in step as the app itself does: the new \
+        passphrase is stored (with --decrypt both keys are removed) and InitialRandomDBPassphrase, \
+        if present, becomes false; every other byte of the file and its permissions stay. The \
+        settings are those of the app whose data directory --data-dir is \
+        (${XDG_CONFIG_HOME:-~/.config}/simplex, or the Flatpak's \
+        ~/.var/app/chat.simplex.simplex/config/simplex), or --desktop-settings. Settings that store \
+        another passphrase are left alone, with a warning. An interrupted run is finished or rolled \
+        back, settings included, by the next one or by `sxkit db recover`.
         """
     )
 
@@ -28,6 +38,11 @@ struct DatabaseRekeyCommand: ParsableCommand {
     @Flag(name: .customLong("keep-backup"), help: "Keep each <db>.bak; it still opens with the OLD passphrase.")
     var keepBackup = false
 
+    @Option(name: .customLong("desktop-settings"), help: ArgumentHelp(
+        "The desktop app's settings.properties to keep in step (default: the one of the app whose data directory this is; none with --db).",
+        valueName: "file"), completion: .file())
+    var desktopSettings: String?
+
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
@@ -38,7 +53,7 @@ struct DatabaseRekeyCommand: ParsableCommand {
 
     func run() throws {
         let set = try selection.resolveNoticingLeftovers(writes: true, settlesRekey: true)
-        let current = try passphrase.resolve()
+        let current = try passphrase.resolve(dataDirectory: set.dataDirectory)
         let new: SecretBytes
         if decrypt {
             new = SecretBytes([])
@@ -48,11 +63,18 @@ struct DatabaseRekeyCommand: ParsableCommand {
                 throw UsageError("the new passphrase is empty; to remove the encryption, use --decrypt")
             }
         }
-        let report = try DatabaseRekey.run(set, current: current, new: new, options: RekeyOptions(keepBackup: keepBackup))
+        let settings = desktopSettings.map { Path.absolute($0) } ?? set.dataDirectory.flatMap {
+            DesktopSettings.path(forDataDirectory: $0.root, environment: ProcessInfo.processInfo.environment)
+        }
+        let report = try DatabaseRekey.run(set, current: current, new: new,
+                                           options: RekeyOptions(keepBackup: keepBackup, desktopSettings: settings))
         let backups = report.databases.compactMap(\.backup)
         if !backups.isEmpty {
             ConsoleOutput.standardError.writeLine(
                 "sxkit: warning: the backups \(backups.joined(separator: ", ")) still open with the OLD passphrase; delete them once you no longer need them")
+        }
+        for outcome in [report.recovery?.desktopSettings, report.desktopSettings].compactMap({ $0 }) where outcome.needsAttention {
+            ConsoleOutput.standardError.writeLine("sxkit: warning: \(outcome.message)")
         }
         if options.json {
             try JSONDocument.print(RekeyDocument(report))
@@ -68,11 +90,21 @@ struct DatabaseRekeyCommand: ParsableCommand {
                 let seconds = String(format: "%.2f", d.seconds)
                 ConsoleOutput.standardOutput.writeLine("\(label)  \(d.oldCipher.rawValue) -> \(d.newCipher.rawValue)  \(seconds) s  \(d.database.path)")
             }
+            if let outcome = report.desktopSettings, !outcome.needsAttention {
+                ConsoleOutput.standardOutput.writeLine(Self.sentence(outcome.message))
+            }
             let one = report.databases.count == 1
             let subject = one ? "the database" : "all \(report.databases.count) databases"
             let outcome = decrypt ? (one ? "is" : "are") + " no longer encrypted" : (one ? "opens" : "open") + " now with the new passphrase"
             ConsoleOutput.standardOutput.writeLine("Done: \(subject) \(outcome).")
         }
+    }
+}
+
+extension DatabaseRekeyCommand {
+    /// A library sentence as a line of its own: capital first letter, full stop.
+    static func sentence(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst() + "."
     }
 }
 
@@ -88,6 +120,8 @@ struct RekeyDocument: Encodable {
     }
     var databases: [Entry]
     var recovery: RekeyRecoveryReport?
+    /// What happened to the desktop app's stored passphrase; absent when there is no settings file.
+    var desktopSettings: DesktopSettingsOutcome?
 
     init(_ report: RekeyReport) {
         databases = report.databases.map {
@@ -95,5 +129,6 @@ struct RekeyDocument: Encodable {
                   seconds: $0.seconds, backup: $0.backup)
         }
         recovery = report.recovery
+        desktopSettings = report.desktopSettings
     }
 }

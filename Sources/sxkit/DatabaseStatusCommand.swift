@@ -2,16 +2,20 @@ import ArgumentParser
 import SXCore
 import SXDatabase
 
-/// `sxkit db status`: where each migration stands, without changing anything.
+/// `sxkit db status`: where each database's migrations stand against SimpleX's list, without changing anything.
 struct DatabaseStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "List applied, pending and database-only migrations, and what migrate would do.",
+        abstract: "Say which of SimpleX's migrations each database has, and what migrate would do.",
         discussion: """
         Read-only: the databases are opened immutable (or read from a private copy when they have a \
-        WAL), so not a byte of them changes. For each migration: applied (in the list and the \
-        database), pending (list only), or db-only (database only), and whether it can be reverted. \
-        Exit status 0 when every database could be read, 1 otherwise.
+        WAL), so not a byte of them changes. For each database: the migrations it records, how many \
+        of them are in the list (SimpleX's own, which sxkit knows by name, plus any --migrations), \
+        the newest, whether the database is newer than sxkit knows (rows after the list's last \
+        name, from a newer SimpleX Chat), which rows can go down (the database stores their down \
+        SQL), what is pending, and what migrate would do. --verbose lists every migration: applied \
+        (in the list and the database), pending (list only) or db-only (database only). Exit \
+        status 0 when every database could be read, 1 otherwise.
         """
     )
 
@@ -27,6 +31,7 @@ struct DatabaseStatusCommand: ParsableCommand {
     /// One database's entry of the `--json` document: `status` when it was read, else `error`.
     struct Report: Encodable {
         var database: DatabaseTarget
+        var list: String
         var cipher: CipherFormat?
         var status: MigrationStatus?
         var error: String?
@@ -35,12 +40,12 @@ struct DatabaseStatusCommand: ParsableCommand {
     func run() throws {
         let work = try lists.resolve(selection, writes: false)
         let secret = try passphrase.resolve()
-        let reports = work.map { target, list in
+        let reports = work.map { item in
             do {
-                let (status, cipher) = try Migrator(migrations: list).status(file: target.path, passphrase: secret)
-                return Report(database: target, cipher: cipher, status: status)
+                let (status, cipher) = try Migrator(migrations: item.list).status(file: item.target.path, passphrase: secret)
+                return Report(database: item.target, list: item.listDescription, cipher: cipher, status: status)
             } catch {
-                return Report(database: target, error: "\(error)")
+                return Report(database: item.target, list: item.listDescription, error: "\(error)")
             }
         }
         if options.json {
@@ -61,6 +66,15 @@ struct DatabaseStatusCommand: ParsableCommand {
         }
         if options.quiet { return }
         out.writeLine("\(label)  \(report.database.path)  (\(Self.cipherName(report.cipher)))")
+        for (name, value) in MigrationText.summary(status, list: report.list) {
+            out.writeLine("  " + name.padding(toLength: 17, withPad: " ", startingAt: 0) + " " + value)
+        }
+        if options.verbose { renderEntries(status) }
+    }
+
+    /// Every migration of either list, one a line.
+    private func renderEntries(_ status: MigrationStatus) {
+        let out = ConsoleOutput.standardOutput
         let nameWidth = status.migrations.map(\.name.count).max() ?? 0
         let tsWidth = max(status.migrations.compactMap(\.appliedAt).map(\.count).max() ?? 0, 1)
         for entry in status.migrations {
@@ -69,10 +83,6 @@ struct DatabaseStatusCommand: ParsableCommand {
             let ts = (entry.appliedAt ?? "-").padding(toLength: tsWidth, withPad: " ", startingAt: 0)
             out.writeLine("  \(state)  \(name)  \(ts)  \(entry.canGoDown ? "can go down" : "no down")")
         }
-        if status.migrations.isEmpty { out.writeLine("  (no migrations in the list or the database)") }
-        if status.migrationsTable == .missing { out.writeLine("  the database has no migrations table") }
-        if status.migrationsTable == .withoutDownColumn { out.writeLine("  the migrations table has no down column (migrate adds it)") }
-        out.writeLine("  migrate would: \(MigrationText.describe(status))")
     }
 
     static func stateWord(_ state: MigrationStatus.State) -> String {

@@ -82,6 +82,7 @@ struct DemoSteps {
         let data = sample.directory
         say("data directory: \(data.root) (layout: \(data.layout.rawValue))")
         say("databases:      \(Path.basename(data.chatDatabase)), \(Path.basename(data.agentDatabase)) — SQLCipher 4, passphrase \"\(Self.samplePassphrase)\"")
+        say("schema:         sxkit's subset of SimpleX's chat and agent tables (STRICT, real columns), SimpleX's \(SimpleXMigrations.chat.count) + \(SimpleXMigrations.agent.count) migration rows, rollback journal as the core leaves it")
         say("files folder:   \(data.filesFolder!)")
         for f in sample.files {
             let state = !f.referenced ? "orphan (not in the chat DB)" : f.encrypted ? "CryptoFile, key in the chat DB" : "plaintext"

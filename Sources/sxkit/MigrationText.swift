@@ -22,6 +22,8 @@ enum MigrationText {
             return "refused: the database has \(count(downs.count, "migration")) the list does not know (\(names(downs))); run with --confirm yesUpDown to revert"
         case .errorMigration(_, .migrationError(let error)):
             return "cannot migrate: \(describe(error))"
+        case .errorSQL(_, let message) where !outcome.withoutSQL.isEmpty:
+            return "refused: \(message); give their SQL as NAME.up.sql files with --migrations DIR, or let SimpleX Chat apply them"
         case .errorSQL(_, let message):
             let before = outcome.applied.isEmpty ? "" : "; applied before it: \(names(outcome.applied))"
             let reverted = outcome.reverted.isEmpty ? "" : "; reverted before it: \(names(outcome.reverted))"
@@ -30,10 +32,6 @@ enum MigrationText {
             return "cannot open: \(outcome.detail ?? "the passphrase is wrong or the file is not a database")"
         case .invalidConfirmation:
             return "invalid confirmation: \(outcome.detail ?? "unknown mode")"
-        case .errorKeychain:
-            return "keychain error"
-        case .unknown(let json):
-            return "FAILED: \(outcome.detail ?? "\(json)")"
         }
     }
 
@@ -52,6 +50,10 @@ enum MigrationText {
         case .nothing:
             return status.migrationsTable == .withoutDownColumn ? "nothing to run (the migrations table gets its down column)" : "nothing to do"
         case .up(let ups):
+            let missing = status.summary.pendingWithoutSQL
+            if !missing.isEmpty {
+                return "nothing: \(count(ups.count, "up migration")) pending, and sxkit has no SQL for \(missing.count == ups.count ? "any of them" : "\(missing.count) of them: \(short(missing))"); give it as NAME.up.sql files with --migrations DIR, or let SimpleX Chat apply them"
+            }
             let how = status.needsConfirmation ? "needs --confirm yesUp" : "new database: runs without asking"
             return "apply \(count(ups.count, "up migration")): \(names(ups.map(\.name))) (\(how))"
         case .down(let downs):
@@ -59,6 +61,37 @@ enum MigrationText {
         case .error(let error):
             return "nothing: \(describe(error))"
         }
+    }
+
+    /// `db status`'s lines for one database: what the table records, in the list's terms.
+    static func summary(_ status: MigrationStatus, list: String) -> [(String, String)] {
+        let s = status.summary
+        var lines: [(String, String)] = [("list", list)]
+        if status.migrationsTable == .missing {
+            lines.append(("recorded", "nothing: the database has no migrations table"))
+        } else {
+            lines.append(("recorded", s.recorded == 0 ? "no migration" : "\(s.recorded): \(short(status.migrations.filter { $0.state != .pending }.map(\.name)))"))
+            lines.append(("known", "\(s.known) of the list's \(s.listed)"))
+            if let newest = s.newest {
+                lines.append(("newest", "\(newest), applied \(s.newestAppliedAt ?? "?")"))
+            }
+            lines.append(("newer than sxkit", s.newerThanList.isEmpty ? "no" : "yes, \(s.newerThanList.count): \(short(s.newerThanList))"))
+            let cannot = s.cannotGoDown.isEmpty ? "" : "; \(s.cannotGoDown.count) cannot (no down SQL stored)"
+            lines.append(("can go down", s.canGoDown.isEmpty ? "none\(cannot)" : "\(s.canGoDown.count): \(short(s.canGoDown))\(cannot)"))
+            if status.migrationsTable == .withoutDownColumn {
+                lines.append(("down column", "missing (made before it existed; migrate adds it)"))
+            }
+        }
+        let noSQL = s.pendingWithoutSQL.isEmpty ? "" : s.pendingWithoutSQL.count == s.pending.count
+            ? " (sxkit has no SQL for them)" : " (sxkit has no SQL for \(s.pendingWithoutSQL.count))"
+        lines.append(("pending", s.pending.isEmpty ? "none" : "\(s.pending.count): \(short(s.pending))\(noSQL)"))
+        lines.append(("migrate would", describe(status)))
+        return lines
+    }
+
+    /// Up to four names, else the first and the last.
+    static func short(_ list: [String]) -> String {
+        list.count <= 4 ? names(list) : "\(list[0]) … \(list[list.count - 1])"
     }
 
     /// The console confirmation question.

@@ -73,10 +73,10 @@ import Testing
     @Test func rowsOnlyInTheWALAreInTheArchive() throws {
         let dir = try TempFolder()
         let data = try SampleDataDirectory.create(at: dir.file("data")).directory
-        // A writer that keeps its connection open with automatic checkpoints off: the new row lives
-        // only in the WAL until someone checkpoints.
+        // A profile old enough to be in WAL mode (2021 to early 2022), and a writer that keeps its
+        // connection open with automatic checkpoints off: the new row lives only in the WAL until someone checkpoints.
         let (writer, _) = try DatabaseOpener.open(data.chatDatabase, passphrase: passphrase, mode: .readWrite)
-        try writer.execute("PRAGMA wal_autocheckpoint = 0; CREATE TABLE probe(x TEXT); INSERT INTO probe VALUES ('only in the WAL');")
+        try writer.execute("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE probe(x TEXT); INSERT INTO probe VALUES ('only in the WAL');")
         let walSize = (try FileManager.default.attributesOfItem(atPath: data.chatDatabase + "-wal")[.size] as? Int) ?? 0
         #expect(walSize > 0)
 

@@ -42,9 +42,13 @@ import SXTestSupport
 
     @Test func readsADatabaseWithAWALFromAPrivateCopyAndChangesNothing() throws {
         let f = try CareFixture()
-        // A writer that keeps its connection open leaves un-checkpointed frames in the -wal, as the app does.
+        // A profile old enough to be in WAL mode (2021 to early 2022): a writer that keeps its connection
+        // open leaves un-checkpointed frames in the -wal.
         let (writer, _) = try DatabaseOpener.open(f.dir.chatDatabase, passphrase: CareFixture.passphrase, mode: .readWrite)
-        try writer.execute("PRAGMA wal_autocheckpoint = 0; INSERT INTO files (file_id, file_name, file_path, file_size, chunk_size, user_id) VALUES (99999, 'late.bin', 'late.bin', 10, 16384, 1)")
+        try writer.execute("""
+            PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;
+            INSERT INTO files (file_id, file_name, file_path, file_size, chunk_size, user_id, updated_at) VALUES (99999, 'late.bin', 'late.bin', 10, 16384, 1, '2026-11-21 10:00:00')
+            """)
         try f.folder.write("data/simplex_v1_files/late.bin", Array(repeating: 3, count: 10))
         let before = try FolderSnapshot.take(f.dir.root)
         let report = try f.care().storageReport()

@@ -73,10 +73,10 @@ import SXTestSupport
             let (db, _) = try DatabaseOpener.open(sample.directory.chatDatabase, passphrase: Self.passphrase, mode: .readWrite)
             // Later rows (far beyond the first pages) naming the same file: same spelling, and "./" + spelling.
             try db.execute("""
-                INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, user_id)
-                  SELECT contact_id, 'copy', file_path, file_size, chunk_size, user_id FROM files WHERE file_path = '\(shared)';
-                INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, user_id)
-                  SELECT contact_id, 'dot copy', './' || file_path, file_size, chunk_size, user_id FROM files WHERE file_path = '\(shared)' LIMIT 1;
+                INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, user_id, updated_at)
+                  SELECT contact_id, 'copy', file_path, file_size, chunk_size, user_id, updated_at FROM files WHERE file_path = '\(shared)';
+                INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, user_id, updated_at)
+                  SELECT contact_id, 'dot copy', './' || file_path, file_size, chunk_size, user_id, updated_at FROM files WHERE file_path = '\(shared)' LIMIT 1;
                 """)
         }
         let streamed = Mutex<[ChatFileOutcome]>([])

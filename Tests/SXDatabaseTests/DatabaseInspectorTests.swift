@@ -9,7 +9,7 @@ import SXTestSupport
 @Suite struct DatabaseInspectorTests {
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
-    static func sample(_ dir: TempFolder, walMode: Bool = true) throws -> SampleDataDirectory {
+    static func sample(_ dir: TempFolder, walMode: Bool = false) throws -> SampleDataDirectory {
         try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 2, documents: 3, chatItems: 300, walMode: walMode))
     }
 
@@ -23,14 +23,14 @@ import SXTestSupport
         #expect(agent.classification == .sqlcipher4)
         let details = try #require(chat.details)
         #expect(details.pageSize == 4096)
-        #expect(details.journalMode == "wal")
+        #expect(details.journalMode == "delete", "the core sets no journal mode: a rollback journal")
         #expect(details.autoVacuum == "full")
         #expect(details.textEncoding == "UTF-8")
         #expect(details.cipher?.kdfIterations == 256_000)
         #expect(details.cipher?.hmacAlgorithm == "HMAC_SHA512")
-        #expect(details.migrations?.count == ChatSchema.migrations.count)
-        #expect(details.migrations?.first == ChatSchema.migrations.first?.name)
-        #expect(details.migrations?.last == ChatSchema.migrations.last?.name)
+        #expect(details.migrations?.count == 152)
+        #expect(details.migrations?.first == "20220101_initial")
+        #expect(details.migrations?.last == "20260516_supporter_badges")
         #expect(details.tables.first { $0.name == "chat_items" }?.rows == 300 + sample.files.filter(\.referenced).count + SampleDataDirectory.missingFiles.count)
         #expect(details.indexCount > 0)
         let summary = try #require(chat.chat)
@@ -46,19 +46,21 @@ import SXTestSupport
         #expect(files.unreferencedExamples == [SampleDataDirectory.orphanFile])
         #expect(chat.findings.contains { $0.contains("missing from the files folder") })
         #expect(chat.findings.contains { $0.contains("orphans") })
-        #expect(agent.details?.migrations?.last == AgentSchema.migrations.last?.name)
+        #expect(agent.details?.migrations?.count == 44)
+        #expect(agent.details?.migrations?.last == "m20260410_receive_attempts")
         #expect(agent.details?.tables.contains { $0.name == "snd_file_chunks" && $0.rows == 3 } == true)
         #expect(agent.chat == nil)
     }
 
     @Test func inspectChangesNothingOnDiskEvenWithUncheckpointedWAL() throws {
         let dir = try TempFolder()
-        let sample = try Self.sample(dir)
+        // A profile old enough to be in WAL mode (2021 to early 2022).
+        let sample = try Self.sample(dir, walMode: true)
         // Leave frames in the WAL the way a crash or a running app does: copy the files while a
         // writer holds them with automatic checkpoints off.
         let live = try DatabaseConnection(path: sample.directory.chatDatabase, mode: .readWrite)
         try live.applyKey(Self.passphrase)
-        try live.execute("PRAGMA wal_autocheckpoint = 0; INSERT INTO users (user_id, local_display_name) VALUES (3, 'wal-only-user');")
+        try live.execute("PRAGMA wal_autocheckpoint = 0; INSERT INTO note_folders (user_id) VALUES (1);")
         let evidence = dir.file("evidence")
         try FileManager.default.copyItem(atPath: sample.directory.root, toPath: evidence)
         withExtendedLifetime(live) {}
@@ -69,8 +71,8 @@ import SXTestSupport
         let after = try FolderSnapshot.take(evidence)
         #expect(before == after, "changed: \(before.differences(from: after))")
         let chat = try #require(report.databases.first)
-        // The WAL's frames were read: the user that exists only there is counted.
-        #expect(chat.chat?.users == 3)
+        // The WAL's frames were read: the notes folder that exists only there is counted.
+        #expect(chat.details?.tables.first { $0.name == "note_folders" }?.rows == 3)
         #expect((chat.wal?.uncheckpointedFrames ?? 0) > 0)
         #expect(chat.findings.contains { $0.hasPrefix("WAL holds \(chat.wal!.uncheckpointedFrames) un-checkpointed frame") })
         #expect(chat.integrity?.ok == true)
@@ -79,7 +81,7 @@ import SXTestSupport
 
     @Test func classifiesWithoutAPassphraseAndWithAWrongOne() throws {
         let dir = try TempFolder()
-        let sample = try Self.sample(dir, walMode: false)
+        let sample = try Self.sample(dir)
         let set = DatabaseSet(dataDirectory: sample.directory)
         let unknown = DatabaseInspector().inspect(set, passphrase: nil)
         #expect(unknown.databases.map(\.classification) == [.encryptedUnknownPassphrase, .encryptedUnknownPassphrase])
@@ -91,7 +93,7 @@ import SXTestSupport
 
     @Test func badFilesGetTheirOwnClassification() throws {
         let dir = try TempFolder()
-        let sample = try Self.sample(dir, walMode: false)
+        let sample = try Self.sample(dir)
         let chatBytes = try FileBytes.read(sample.directory.chatDatabase, limit: 64 << 20)
         let empty = try dir.write("empty.db", [])
         let truncated = try dir.write("truncated.db", Array(chatBytes.prefix(1000)))
@@ -116,7 +118,7 @@ import SXTestSupport
 
     @Test func onlyOneDatabaseAndStoredDesktopPassphraseAreFindings() throws {
         let dir = try TempFolder()
-        let sample = try Self.sample(dir, walMode: false)
+        let sample = try Self.sample(dir)
         try FileManager.default.removeItem(atPath: sample.directory.agentDatabase)
         let settings = try dir.write("settings.properties", Array("EncryptedDBPassphrase=Y29ycmVjdCBob3JzZSBiYXR0ZXJ5IHN0YXBsZQ\\=\\=\n".utf8))
         let report = DatabaseInspector(options: .init(desktopSettingsPath: settings))
@@ -128,7 +130,7 @@ import SXTestSupport
 
     @Test func deepCheckFindsATamperedPage() throws {
         let dir = try TempFolder()
-        let sample = try Self.sample(dir, walMode: false)
+        let sample = try Self.sample(dir)
         let path = sample.directory.chatDatabase
         var bytes = try FileBytes.read(path, limit: 64 << 20)
         // Flip a byte in a page near the end (not page 1, so the database still opens).

@@ -13,7 +13,7 @@ enum TestMigrations {
 /// A new encrypted SQLCipher 4 database file opened for writing, as the chat core would open it.
 func newMigrationDatabase(_ path: String, passphrase: String = "migrate'me") throws -> DatabaseConnection {
     let db = try open(path, passphrase, mode: .readWriteCreate)
-    try db.applyChatCoreSettings(newDatabase: true)
+    try db.applyChatCoreSettings()
     return db
 }
 

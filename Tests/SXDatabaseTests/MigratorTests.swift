@@ -21,7 +21,7 @@ struct MigratorTests {
 
     func reopen(_ path: String) throws -> DatabaseConnection {
         let db = try open(path, Self.passphrase)
-        try db.applyChatCoreSettings(newDatabase: false)
+        try db.applyChatCoreConnectionSettings()
         return db
     }
 
@@ -95,11 +95,11 @@ struct MigratorTests {
         let path = try database(tmp, applied: [m.m1])
         let before = try fileBytes(path)
         let outcome = Migrator(migrations: m.all).migrate(db: try reopen(path), confirmation: .yesUp, backup: .at(tmp.file("no/such/folder/b.db")))
-        guard case .unknown(.object(let fields)) = outcome.result, case .string(let sentence)? = fields["backupError"] else {
-            Issue.record("expected unknown {backupError}, got \(outcome.result)")
+        guard case .errorSQL(path, let sentence) = outcome.result else {
+            Issue.record("expected errorSQL, as the core reports a failed backup copy; got \(outcome.result)")
             return
         }
-        #expect(sentence.contains("no migration was run"))
+        #expect(sentence.hasPrefix("no migration was run, because the backup copy to '\(tmp.file("no/such/folder/b.db"))' failed: "))
         #expect(outcome.applied.isEmpty)
         #expect(try fileBytes(path) == before)
     }
@@ -123,9 +123,10 @@ struct MigratorTests {
     @Test func upRunsVacuumAfterwards() throws {
         let tmp = try TempFolder()
         let path = tmp.file("v.db")
-        // No auto_vacuum here, so that freed pages stay on the freelist until a VACUUM.
         let db = try open(path, Self.passphrase, mode: .readWriteCreate)
         #expect(Migrator(migrations: [m.m1]).migrate(db: db, confirmation: .error).result == .ok)
+        // No auto_vacuum here (the migration made the file FULL), so that freed pages stay on the freelist until a VACUUM.
+        try db.execute("PRAGMA auto_vacuum = NONE; VACUUM;")
         try db.execute("CREATE TABLE junk (b BLOB); INSERT INTO junk SELECT zeroblob(4000) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) SELECT i FROM n); DROP TABLE junk;")
         #expect(try db.scalarInt("PRAGMA freelist_count") ?? 0 > 100)
         let outcome = Migrator(migrations: [m.m1, m.m2]).migrate(db: db, confirmation: .yesUp)
@@ -313,5 +314,97 @@ struct MigratorTests {
         #expect(migrator.migrate(file: path, passphrase: secret(Self.passphrase), confirmationName: "error").result
                 == .errorMigration(dbFile: path, migrationError: .upgrade(upMigrations: [UpMigration(upName: "m2", withDown: true), UpMigration(upName: "m3", withDown: true)])))
         #expect(migrator.migrate(file: path, passphrase: secret(Self.passphrase), confirmationName: "yesUp").result == .ok)
+    }
+}
+
+/// Migrations known by name only (SimpleX's own, whose SQL sxkit does not carry) are recognised but
+/// never applied: the up is refused before anything changes.
+@Suite("Migrator without SQL")
+struct MigratorWithoutSQLTests {
+    let m = TestMigrations.self
+
+    @Test func aPendingMigrationKnownByNameOnlyIsRefusedBeforeAnyChange() throws {
+        let tmp = try TempFolder()
+        let path = tmp.file("x_chat.db")
+        do {
+            let db = try newMigrationDatabase(path)
+            #expect(Migrator(migrations: [m.m1]).migrate(db: db, confirmation: .error).result == .ok)
+        }
+        let before = try fileBytes(path)
+        let list = [m.m1, m.m2, Migration(name: "m3", knownOnly: true), Migration(name: "m4", knownOnly: false)]
+
+        // Not confirmed: the core's own answer comes first, with the list's withDown facts.
+        let unconfirmed = Migrator(migrations: list).migrate(file: path, passphrase: secret("migrate'me"), confirmation: .error)
+        #expect(unconfirmed.result == .errorMigration(dbFile: path, migrationError: .upgrade(upMigrations: [
+            UpMigration(upName: "m2", withDown: true), UpMigration(upName: "m3", withDown: true), UpMigration(upName: "m4", withDown: false)])))
+
+        // Confirmed: m2 has SQL, m3 and m4 do not, so not even m2 runs.
+        let refused = Migrator(migrations: list).migrate(file: path, passphrase: secret("migrate'me"), confirmation: .yesUp)
+        #expect(refused.result == .errorSQL(dbFile: path, migrationSQLError:
+            "nothing was run: sxkit knows these 2 migrations by name only and has no SQL to apply them: m3, m4"))
+        #expect(refused.withoutSQL == ["m3", "m4"])
+        #expect(refused.applied.isEmpty && refused.backupPath == nil)
+        #expect(try fileBytes(path) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + MigrationBackupPolicy.suffix))
+    }
+
+    @Test func aNewDatabaseIsNotGivenAFakedSchema() throws {
+        let tmp = try TempFolder()
+        let path = tmp.file("x_agent.db")
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let outcome = Migrator(migrations: SimpleXMigrations.agent).migrate(file: path, passphrase: secret("k"), confirmation: .error)
+        guard case .errorSQL(path, let sentence) = outcome.result else {
+            Issue.record("expected errorSQL, got \(outcome.result)")
+            return
+        }
+        #expect(sentence == "nothing was run: sxkit knows these 44 migrations by name only and has no SQL to apply them: 20220101_initial … m20260410_receive_attempts")
+        #expect(outcome.withoutSQL == SimpleXMigrations.agent.map(\.name))
+        #expect(try fileBytes(path).isEmpty, "the empty file stays empty")
+    }
+}
+
+/// The names sxkit carries: SimpleX's lists, in the core's order.
+@Suite("SimpleXMigrations")
+struct SimpleXMigrationsTests {
+    @Test func theChatListIsTheStableBuildsHundredAndFiftyTwo() {
+        let chat = SimpleXMigrations.chat
+        #expect(chat.count == 152)
+        #expect(chat.first?.name == "20220101_initial" && chat.last?.name == "20260516_supporter_badges")
+        #expect(MigrationName.strictlyIncreasing(chat.map(\.name)))
+        // simplex-chat Migrations.hs: entries up to 20230303_group_link_role have no down query, every later one has.
+        let firstWithDown = chat.firstIndex(where: \.hasDown)
+        #expect(firstWithDown == 52 && chat[52].name == "20230317_hidden_profiles")
+        #expect(chat[52...].allSatisfy { $0.hasDown })
+        #expect(chat.allSatisfy { $0.up == nil && $0.down == nil })
+    }
+
+    @Test func theAgentListIsSimplexmqsFortyFour() {
+        let agent = SimpleXMigrations.agent
+        #expect(agent.count == 44)
+        #expect(agent.prefix(5).map(\.name) == ["20220101_initial", "20220301_snd_queue_keys", "20220322_notifications", "20220607_v2", "m20220625_v2_ntf_mode"])
+        #expect(agent.last?.name == "m20260410_receive_attempts")
+        #expect(MigrationName.strictlyIncreasing(agent.map(\.name)))
+        #expect(agent.firstIndex(where: \.hasDown) == 13 && agent[13].name == "m20230223_files")
+        #expect(agent[13...].allSatisfy { $0.hasDown })
+    }
+}
+
+/// `migrations.ts` as the core writes it (sqlcipher-simple's UTCTime text).
+@Suite("Migration timestamps")
+struct MigrationTimestampTests {
+    @Test func theFractionLosesItsTrailingZerosAndVanishesWhenZero() {
+        #expect(MigrationsTable.timestamp(unixSeconds: 1_784_542_272, microseconds: 345_678) == "2026-07-20 10:11:12.345678")
+        #expect(MigrationsTable.timestamp(unixSeconds: 1_784_542_272, microseconds: 120_000) == "2026-07-20 10:11:12.12")
+        #expect(MigrationsTable.timestamp(unixSeconds: 1_784_542_272, microseconds: 5) == "2026-07-20 10:11:12.000005")
+        #expect(MigrationsTable.timestamp(unixSeconds: 1_784_542_272, microseconds: 0) == "2026-07-20 10:11:12")
+    }
+
+    @Test func anAppliedMigrationIsRecordedThatWay() throws {
+        let tmp = try TempFolder()
+        let db = try newMigrationDatabase(tmp.file("x_chat.db"))
+        #expect(Migrator(migrations: TestMigrations.all).migrate(db: db, confirmation: .error).result == .ok)
+        let stamps = try MigrationsTable.read(db).rows.map(\.ts)
+        #expect(stamps.count == 3)
+        #expect(stamps.allSatisfy { $0.wholeMatch(of: /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{0,5}[1-9])?/) != nil }, "\(stamps)")
     }
 }

@@ -20,7 +20,7 @@ import SXTestSupport
         let text = try CLI.run(["db", "inspect", "--data-dir", sample.directory.root], environment: Self.env)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("classification  SQLCipher 4"))
-        #expect(text.stdout.contains("journal mode    wal, auto_vacuum full"))
+        #expect(text.stdout.contains("journal mode    delete, auto_vacuum full"))
         #expect(text.stdout.contains("referenced but missing    2"))
         #expect(text.stdout.contains("present, not referenced   1"))
         let json = try CLI.run(["db", "inspect", "--data-dir", sample.directory.root, "--json", "--deep"], environment: Self.env)

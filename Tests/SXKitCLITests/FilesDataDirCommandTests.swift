@@ -53,10 +53,10 @@ struct FilesDataDirCommandTests {
         let absolute = try s.temp.write("absolute.txt", Array("absolute target\n".utf8))
         let hashes = [try sha256(outside), try sha256(absolute)]
         try s.sql("""
-            INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, user_id)
-              SELECT contact_id, 'outside.txt', '../../outside.txt', 25, chunk_size, user_id FROM files LIMIT 1;
-            INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, user_id)
-              SELECT contact_id, 'absolute.txt', '\(absolute)', 16, chunk_size, user_id FROM files LIMIT 1;
+            INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, user_id, updated_at)
+              SELECT contact_id, 'outside.txt', '../../outside.txt', 25, chunk_size, user_id, updated_at FROM files LIMIT 1;
+            INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, user_id, updated_at)
+              SELECT contact_id, 'absolute.txt', '\(absolute)', 16, chunk_size, user_id, updated_at FROM files LIMIT 1;
             """)
         let r = try s.run(["files", "encrypt", "--data-dir", s.root])
         #expect(r.status == 0, "\(r.stderr)")
@@ -89,8 +89,8 @@ struct FilesDataDirCommandTests {
         let s = try FilesSample()
         let shared = try #require(s.sampleFiles.first { !$0.encrypted && $0.referenced }).name
         try s.sql("""
-            INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, user_id)
-              SELECT contact_id, 'forwarded copy', file_path, file_size, chunk_size, user_id FROM files WHERE file_path = '\(shared)';
+            INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, user_id, updated_at)
+              SELECT contact_id, 'forwarded copy', file_path, file_size, chunk_size, user_id, updated_at FROM files WHERE file_path = '\(shared)';
             """)
         let r = try s.run(["files", "encrypt", "--data-dir", s.root])
         #expect(r.status == 0, "\(r.stderr)")

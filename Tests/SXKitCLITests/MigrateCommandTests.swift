@@ -18,7 +18,7 @@ import Testing
         init() throws {
             temp = try TempFolder("sxkit-migrate-cli")
             for folder in ["relay", "desc"] { try FileManager.default.createDirectory(atPath: temp.file(folder), withIntermediateDirectories: true) }
-            source = try SampleDataDirectory.create(at: temp.file("source"), options: .init(photos: 2, documents: 3, chatItems: 200))
+            source = try SampleDataDirectory.create(at: temp.file("source"), options: .init(photos: 2, documents: 3, chatItems: 60))
             pass = try temp.write("pass", Array(ArchiveImportCommandTests.newPassphrase.utf8))
         }
 

@@ -10,8 +10,10 @@ struct RekeyCommandTests {
     static let old = "old pass'wörd"
     static let new = "new \"pass\" ñ'"
 
-    /// Every crash point of `DatabaseRekey.crashPoints`, and the passphrase both databases end on
-    /// once recovered: before the `swap` journal the originals stand, from it on the new copies do.
+    /// Every crash point of `DatabaseRekey.crashPoints` that a run without desktop settings reaches
+    /// (`rekey.settings-staged` and `rekey.before-settings` are RekeyDesktopSettingsTests'), and the
+    /// passphrase both databases end on once recovered: before the `swap` journal the originals
+    /// stand, from it on the new copies do.
     static let crashPoints: [(String, rolledForward: Bool)] = [
         ("rekey.exported-1", false), ("rekey.exported-2", false), ("rekey.bak-copy", false), ("rekey.backed-up", false),
         ("rekey.journal-written", true), ("rekey.between-swaps", true), ("rekey.before-bak-removal", true),

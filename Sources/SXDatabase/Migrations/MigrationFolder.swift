@@ -42,8 +42,17 @@ public enum MigrationFolder {
         return ups.keys.sorted(by: MigrationName.precedes).map { Migration(name: $0, up: ups[$0]!, down: downs[$0]) }
     }
 
+    /// `base` with `folder`'s migrations joined in by name: one with a name of `base` gives that
+    /// migration its SQL (a migration known by name only becomes one that can run), any other is added
+    /// where its name sorts. How a profile's SimpleX migrations get the SQL sxkit does not carry.
+    public static func merge(_ folder: [Migration], into base: [Migration]) -> [Migration] {
+        var byName: [[UInt8]: Migration] = [:]
+        for migration in base + folder { byName[Array(migration.name.utf8)] = migration }
+        return byName.values.sorted { MigrationName.precedes($0.name, $1.name) }
+    }
+
     /// For a data directory: `folder/chat` and `folder/agent` hold the two lists; a missing subfolder
-    /// means that database keeps the built-in list. At least one must exist, and the folder itself
+    /// means that database keeps SimpleX's list alone. At least one must exist, and the folder itself
     /// must hold no migration files (they would belong to neither database).
     public static func loadPerRole(_ folder: String) throws -> [DatabaseRole: [Migration]] {
         let names = try entries(of: folder)
@@ -116,9 +125,9 @@ public enum MigrationFolderError: SXError, Equatable {
         case .unrecognisedFiles(let folder, let files):
             "in '\(folder)', \(files.joined(separator: ", ")) \(files.count == 1 ? "is" : "are") neither NAME.up.sql nor NAME.down.sql; rename or remove \(files.count == 1 ? "it" : "them")"
         case .filesBesideRoleFolders(let folder):
-            "with a data directory, the migrations folder '\(folder)' must hold chat/ and/or agent/ subfolders, not migration files; use --db to migrate one database with a flat folder"
+            "with a data directory, the migrations folder '\(folder)' must hold chat/ and/or agent/ subfolders, not migration files (a flat folder is for one database file)"
         case .noRoleFolders(let folder):
-            "with a data directory, the migrations folder '\(folder)' must hold a chat/ or agent/ subfolder (a missing one keeps the built-in list)"
+            "with a data directory, the migrations folder '\(folder)' must hold a chat/ or agent/ subfolder (a missing one keeps SimpleX's list)"
         }
     }
 }

@@ -13,6 +13,8 @@ public struct MigrationOutcome: Sendable, Equatable {
     public var newDatabase = false
     /// The `migrations` table was created or given its `down` column.
     public var tableUpgraded = false
+    /// Up migrations that were due but that sxkit knows by name only (so none was run).
+    public var withoutSQL: [String] = []
     /// For an error: a sentence saying what went wrong (the SQLite message, the file problem).
     public var detail: String?
 

@@ -1,23 +1,25 @@
-/// The outcome of migrating one database, in the JSON of FORMATS §5: an object tagged by `"type"`.
-/// Equal in shape to what the chat core's migration API returns, so scripts can consume either.
+/// The outcome of migrating one database, as the chat core reports it: simplex-chat
+/// `src/Simplex/Chat/Mobile.hs` `DBMigrationResult` (lines 70-79 @00402ac; the same five constructors in
+/// the stable 6.5 build @1df5e8b), derived with `sumTypeJSON $ dropPrefix "DBM"`, so an object tagged by
+/// `"type"`. The apps' own `errorKeychain` and `unknown {json}` are theirs (iOS/Android code around the
+/// core), never emitted by the core, so sxkit neither emits nor reads them; nor upstream master's later
+/// `agentError`.
 public enum DBMigrationResult: Sendable, Equatable, Codable {
     case ok
-    /// The confirmation mode was not one of `yesUp`, `yesUpDown`, `error`, `console` (or `console`
-    /// without a way to ask).
+    /// The confirmation mode was not one of `yesUp`, `yesUpDown`, `console`, `error` (the core's
+    /// `strDecode` failed; sxkit also says so for `console` without a way to ask).
     case invalidConfirmation
     /// The file could not be opened as a database: wrong passphrase, not a database, or missing.
     case errorNotADatabase(dbFile: String)
     /// Nothing was run: the work needs a confirmation that was not given, or the lists disagree.
     case errorMigration(dbFile: String, migrationError: MigrationError)
-    /// A migration's SQL failed; that migration was rolled back, the ones before it stay applied.
+    /// Anything else that went wrong (the core's catch-all: `show` of the exception): a migration's SQL
+    /// failed (rolled back; the ones before it stay applied), the backup could not be written (nothing
+    /// was run), or sxkit lacks an up migration's SQL (nothing was run).
     case errorSQL(dbFile: String, migrationSQLError: String)
-    /// Never produced by sxkit (it keeps no keychain); decoded for completeness.
-    case errorKeychain
-    /// Anything the other cases cannot express; `json` says what.
-    case unknown(json: JSONValue)
 
     private enum Key: String, CodingKey {
-        case type, dbFile, migrationError, migrationSQLError, json
+        case type, dbFile, migrationError, migrationSQLError
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -38,19 +40,13 @@ public enum DBMigrationResult: Sendable, Equatable, Codable {
             try c.encode("errorSQL", forKey: .type)
             try c.encode(dbFile, forKey: .dbFile)
             try c.encode(migrationSQLError, forKey: .migrationSQLError)
-        case .errorKeychain:
-            try c.encode("errorKeychain", forKey: .type)
-        case .unknown(let json):
-            try c.encode("unknown", forKey: .type)
-            try c.encode(json, forKey: .json)
         }
     }
 
-    /// A `type` this version does not know becomes `unknown` holding the whole object, rather than
-    /// failing: newer producers may add cases.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
-        switch try c.decode(String.self, forKey: .type) {
+        let type = try c.decode(String.self, forKey: .type)
+        switch type {
         case "ok": self = .ok
         case "invalidConfirmation": self = .invalidConfirmation
         case "errorNotADatabase": self = .errorNotADatabase(dbFile: try c.decode(String.self, forKey: .dbFile))
@@ -60,16 +56,32 @@ public enum DBMigrationResult: Sendable, Equatable, Codable {
         case "errorSQL":
             self = .errorSQL(dbFile: try c.decode(String.self, forKey: .dbFile),
                              migrationSQLError: try c.decode(String.self, forKey: .migrationSQLError))
-        case "errorKeychain": self = .errorKeychain
-        case "unknown": self = .unknown(json: try c.decode(JSONValue.self, forKey: .json))
-        default: self = .unknown(json: try JSONValue(from: decoder))
+        default:
+            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "'\(type)' is not a type the core's DBMigrationResult has")
         }
     }
 
     public var isOK: Bool { self == .ok }
+
+    /// The JSON text exactly as the core's `J.encode` writes it (see `CoreJSON`), e.g.
+    /// `{"type":"errorNotADatabase","dbFile":"/data/simplex_v1_chat.db"}`.
+    public var coreJSON: String { tree.text }
+
+    var tree: CoreJSON {
+        switch self {
+        case .ok: .object([("type", .string("ok"))])
+        case .invalidConfirmation: .object([("type", .string("invalidConfirmation"))])
+        case .errorNotADatabase(let dbFile): .object([("type", .string("errorNotADatabase")), ("dbFile", .string(dbFile))])
+        case .errorMigration(let dbFile, let error):
+            .object([("type", .string("errorMigration")), ("dbFile", .string(dbFile)), ("migrationError", error.tree)])
+        case .errorSQL(let dbFile, let message):
+            .object([("type", .string("errorSQL")), ("dbFile", .string(dbFile)), ("migrationSQLError", .string(message))])
+        }
+    }
 }
 
-/// Why migrations were not run (FORMATS §5).
+/// Why migrations were not run: simplexmq `src/Simplex/Messaging/Agent/Store/Shared.hs:53-57` (JSON `:101`,
+/// `sumTypeJSON $ dropPrefix "ME"`; the third constructor keeps its name, first letter lowered).
 public enum MigrationError: Sendable, Equatable, Codable {
     /// Up migrations are pending and were not confirmed.
     case upgrade(upMigrations: [UpMigration])
@@ -109,9 +121,18 @@ public enum MigrationError: Sendable, Equatable, Codable {
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown MigrationError type '\(type)'")
         }
     }
+
+    var tree: CoreJSON {
+        switch self {
+        case .upgrade(let ups): .object([("type", .string("upgrade")), ("upMigrations", .array(ups.map(\.tree)))])
+        case .downgrade(let names): .object([("type", .string("downgrade")), ("downMigrations", .array(names.map(CoreJSON.string)))])
+        case .migrationError(let error): .object([("type", .string("migrationError")), ("mtrError", error.tree)])
+        }
+    }
 }
 
-/// One pending up migration, and whether it could later be reverted.
+/// One pending up migration, and whether it could later be reverted: simplexmq `Shared.hs:69-70`
+/// (JSON `:99`, a plain record).
 public struct UpMigration: Sendable, Equatable, Codable {
     public var upName: String
     public var withDown: Bool
@@ -122,11 +143,14 @@ public struct UpMigration: Sendable, Equatable, Codable {
     }
 
     public init(_ migration: Migration) {
-        self.init(upName: migration.name, withDown: migration.down != nil)
+        self.init(upName: migration.name, withDown: migration.hasDown)
     }
+
+    var tree: CoreJSON { .object([("upName", .string(upName)), ("withDown", .bool(withDown))]) }
 }
 
-/// Why the app's list and the database's list cannot be reconciled (FORMATS §4, §5).
+/// Why the app's list and the database's list cannot be reconciled: simplexmq `Shared.hs:43-46`
+/// (JSON `:97`, `sumTypeJSON $ dropPrefix "MTRE"`).
 public enum MTRError: Sendable, Equatable, Codable {
     /// The database has migrations the app does not know, and these of them have no down SQL.
     case noDown(dbMigrations: [String])
@@ -160,6 +184,14 @@ public enum MTRError: Sendable, Equatable, Codable {
                               dbMigration: try c.decode(String.self, forKey: .dbMigration))
         default:
             throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown MTRError type '\(type)'")
+        }
+    }
+
+    var tree: CoreJSON {
+        switch self {
+        case .noDown(let names): .object([("type", .string("noDown")), ("dbMigrations", .array(names.map(CoreJSON.string)))])
+        case .different(let app, let db):
+            .object([("type", .string("different")), ("appMigration", .string(app)), ("dbMigration", .string(db))])
         }
     }
 }

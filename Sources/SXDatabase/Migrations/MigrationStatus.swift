@@ -47,6 +47,29 @@ public struct MigrationStatus: Sendable, Equatable, Encodable {
     /// `migrate` would ask before running the plan (`--confirm` decides).
     public var needsConfirmation: Bool
 
+    /// What a real profile's table says, in the terms of the list (for the built-in lists: SimpleX's
+    /// migrations that sxkit knows).
+    public struct Summary: Sendable, Equatable, Encodable {
+        /// Rows in the database's table.
+        public var recorded: Int
+        /// Rows whose migration is in the list, and how long the list is.
+        public var known: Int
+        public var listed: Int
+        /// The last row by name, and when it was applied.
+        public var newest: String?
+        public var newestAppliedAt: String?
+        /// Rows after the list's last name: the database was migrated by a newer app than the list.
+        public var newerThanList: [String]
+        /// Rows that can be reverted (their `down` is not NULL), and those that cannot.
+        public var canGoDown: [String]
+        public var cannotGoDown: [String]
+        /// In the list, not in the database; and of those, the ones the list has no SQL for.
+        public var pending: [String]
+        public var pendingWithoutSQL: [String]
+    }
+
+    public var summary: Summary
+
     public init(app: [Migration], table: MigrationsTable.State) {
         let plan = MigrationPlan.compare(app: app, database: table.rows)
         var entries: [Entry] = []
@@ -59,7 +82,7 @@ public struct MigrationStatus: Sendable, Equatable, Encodable {
             if let row = recorded[key] {
                 entries.append(Entry(name: row.name, state: .applied, appliedAt: row.ts, canGoDown: row.down != nil))
             } else {
-                entries.append(Entry(name: migration.name, state: .pending, appliedAt: nil, canGoDown: migration.down != nil))
+                entries.append(Entry(name: migration.name, state: .pending, appliedAt: nil, canGoDown: migration.hasDown))
             }
         }
         for row in table.rows where !known.contains(Array(row.name.utf8)) {
@@ -70,6 +93,21 @@ public struct MigrationStatus: Sendable, Equatable, Encodable {
         newDatabase = table.isNew
         migrationsTable = !table.exists ? .missing : table.hasDownColumn ? .current : .withoutDownColumn
         needsConfirmation = plan.pendingWork != nil && !table.isNew
+        let last = app.last.map { Array($0.name.utf8) }
+        let pending = app.filter { recorded[Array($0.name.utf8)] == nil }
+        summary = Summary(
+            recorded: table.rows.count,
+            known: table.rows.filter { known.contains(Array($0.name.utf8)) }.count,
+            listed: app.count,
+            newest: table.rows.last?.name,
+            newestAppliedAt: table.rows.last?.ts,
+            newerThanList: table.rows.filter { row in
+                !known.contains(Array(row.name.utf8)) && last.map { $0.lexicographicallyPrecedes(row.name.utf8) } ?? true
+            }.map(\.name),
+            canGoDown: table.rows.filter { $0.down != nil }.map(\.name),
+            cannotGoDown: table.rows.filter { $0.down == nil }.map(\.name),
+            pending: pending.map(\.name),
+            pendingWithoutSQL: pending.filter { $0.up == nil }.map(\.name))
     }
 }
 

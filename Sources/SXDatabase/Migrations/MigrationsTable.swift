@@ -1,4 +1,7 @@
 import CSQLCipher
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `migrations` table of FORMATS §4: `name TEXT NOT NULL PRIMARY KEY, ts TEXT NOT NULL, down TEXT`.
 /// Reading never writes, so status works on an immutable connection; `ensure` creates or upgrades it.
@@ -38,6 +41,28 @@ public enum MigrationsTable {
             rows.append(AppliedMigration(name: statement.text(0) ?? "", ts: statement.text(1) ?? "", down: statement.text(2)))
         }
         return State(exists: true, hasDownColumn: hasDown, rows: rows, otherSchemaObjects: Int(others))
+    }
+
+    /// A `ts` as the core writes it: sqlcipher-simple's `ToField UTCTime` (`utcTimeToBuilder`), i.e.
+    /// `YYYY-MM-DD HH:MM:SS` in UTC, then `.` and the fraction without trailing zeros (nothing when it
+    /// is zero); the core binds `getCurrentTime` (simplexmq `Agent/Store/SQLite/Migrations.hs:57`).
+    public static func timestamp(unixSeconds: Int64, microseconds: Int) -> String {
+        var t = time_t(unixSeconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        var fraction = String(microseconds % 1_000_000)
+        fraction = String(repeating: "0", count: 6 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday)) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))"
+            + (fraction.isEmpty ? "" : "." + fraction)
+    }
+
+    /// Now, as `timestamp(unixSeconds:microseconds:)`.
+    static func timestampNow() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return timestamp(unixSeconds: Int64(now.tv_sec), microseconds: Int(now.tv_nsec / 1000))
     }
 
     /// Creates the table, or adds the `down` column to a table made before it existed.

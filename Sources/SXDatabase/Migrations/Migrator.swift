@@ -22,14 +22,16 @@ public struct Migrator: Sendable {
     }
 
     /// Migrates the database behind `db`, an open connection with its key applied (the caller applies
-    /// the chat-core settings it wants). Never throws: every outcome is a `DBMigrationResult`.
+    /// the core's connection settings it wants; the core's `auto_vacuum = FULL` is applied here before
+    /// the first write). Never throws: every outcome is a `DBMigrationResult`.
     ///
     /// Order: read the table and compare (no write); refuse what `confirmation` does not allow; copy
     /// the database to the backup path when it holds anything; create or upgrade the table; run each
     /// up in its own transaction then VACUUM, or each down in its own transaction, last first.
     ///
     /// A backup that cannot be written stops everything before the first change and is reported as
-    /// `unknown {json: {"backupError": sentence}}`, the one case FORMATS §5 leaves free-form.
+    /// `errorSQL`, as the core reports its own failed backup copy (simplex-chat `Mobile.hs`
+    /// `chatMigrateInitKey`: any exception but a wrong key becomes `DBMErrorSQL dbFile (show e)`).
     public func migrate(db: DatabaseConnection, dbFile: String? = nil, confirmation: MigrationConfirmation,
                         backup: MigrationBackupPolicy = .besideDatabase) -> MigrationOutcome {
         let file = dbFile ?? db.path
@@ -49,6 +51,14 @@ public struct Migrator: Sendable {
         if let work = plan.pendingWork, !(state.isNew || confirmation.allows(work)) {
             return failed(outcome, .errorMigration(dbFile: file, migrationError: work), nil)
         }
+        // An up migration is never faked: without its SQL nothing is run (the core's list always has it).
+        if case .up(let ups) = plan {
+            let missing = ups.filter { $0.up == nil }.map(\.name)
+            if !missing.isEmpty {
+                outcome.withoutSQL = missing
+                return failed(outcome, .errorSQL(dbFile: file, migrationSQLError: Self.withoutSQLSentence(missing)), nil)
+            }
+        }
         // Nothing to run and a current table: nothing is written, so nothing is backed up.
         if plan == .nothing, !state.needsSetup || !state.exists { return outcome }
 
@@ -58,16 +68,20 @@ public struct Migrator: Sendable {
                 outcome.backupPath = path
             } catch {
                 let sentence = "no migration was run, because the backup copy to '\(path)' failed: \(error)"
-                return failed(outcome, .unknown(json: .object(["backupError": .string(sentence)])), sentence)
+                return failed(outcome, .errorSQL(dbFile: file, migrationSQLError: sentence), sentence)
             }
         }
         do {
+            // The core's open ends with `auto_vacuum = FULL`; on a FULL file it rewrites page 1, so
+            // sxkit runs it here, once the work is allowed and backed up (the up path's VACUUM then
+            // makes any file FULL, as the core's does).
+            try db.applyChatCoreAutoVacuum()
             if state.needsSetup {
                 try MigrationsTable.ensure(db)
                 outcome.tableUpgraded = true
             }
         } catch {
-            return failed(outcome, .errorSQL(dbFile: file, migrationSQLError: "cannot create or upgrade the migrations table: \(error)"), "\(error)")
+            return failed(outcome, .errorSQL(dbFile: file, migrationSQLError: "cannot prepare the database (auto_vacuum, migrations table): \(error)"), "\(error)")
         }
 
         switch plan {
@@ -100,8 +114,8 @@ public struct Migrator: Sendable {
         return outcome
     }
 
-    /// Opens `path` for writing with `passphrase` (SQLCipher 4, else 3; empty = plaintext), applies
-    /// the chat-core settings, and migrates it. A missing file, a wrong passphrase and a file that
+    /// Opens `path` for writing with `passphrase` (SQLCipher 4, else 3; empty = plaintext) and the
+    /// core's connection settings, as the core opens it before migrating, and migrates it. A missing file, a wrong passphrase and a file that
     /// is not a database are `errorNotADatabase`, with `detail` saying which.
     public func migrate(file path: String, passphrase: SecretBytes, confirmation: MigrationConfirmation,
                         backup: MigrationBackupPolicy = .besideDatabase) -> MigrationOutcome {
@@ -111,10 +125,10 @@ public struct Migrator: Sendable {
         }
         let db: DatabaseConnection
         do {
-            (db, _) = try DatabaseOpener.open(path, passphrase: passphrase, mode: .readWrite)
-            try db.busyTimeout(ms: 5000)
-            let empty = try db.scalarInt("SELECT count(*) FROM sqlite_master") == 0
-            try db.applyChatCoreSettings(newDatabase: empty)
+            (db, _) = try DatabaseOpener.open(path, passphrase: passphrase, mode: .readWrite, coreSettings: true)
+            // The core's busy_timeout is 100 ms, but it retries BUSY and LOCKED for up to 3 s in its own
+            // loop (simplexmq `Agent/Store/SQLite/Common.hs:107-118`, dbBusyLoop); SQLite's handler gets that budget.
+            try db.busyTimeout(ms: 3000)
         } catch {
             return failed(outcome, .errorNotADatabase(dbFile: path), "\(error)")
         }
@@ -136,17 +150,19 @@ public struct Migrator: Sendable {
     // MARK: Steps
 
     /// One transaction: record the migration (with its down SQL, so it can be reverted by a later
-    /// app that no longer knows it), then run its SQL.
+    /// app that no longer knows it, and the core's `ts` text), then run its SQL, as the core does
+    /// (simplexmq `Agent/Store/SQLite/Migrations.hs:55-57`: insert, then exec).
     private func runUp(_ migration: Migration, on db: DatabaseConnection) throws {
         try db.execute("BEGIN IMMEDIATE")
         do {
             do {
-                let insert = try db.prepare("INSERT INTO migrations (name, ts, down) VALUES (?1, strftime('%Y-%m-%d %H:%M:%f', 'now'), ?2)")
+                let insert = try db.prepare("INSERT INTO migrations (name, down, ts) VALUES (?1, ?2, ?3)")
                 try insert.bind(migration.name, at: 1)
                 try insert.bind(migration.down.map(ColumnValue.text) ?? .null, at: 2)
+                try insert.bind(MigrationsTable.timestampNow(), at: 3)
                 try insert.step()
             }
-            try db.execute(migration.up)
+            try db.execute(migration.up ?? "")
             try db.execute("COMMIT")
         } catch {
             db.rollbackIfOpen()
@@ -169,6 +185,14 @@ public struct Migrator: Sendable {
             db.rollbackIfOpen()
             throw error
         }
+    }
+
+    /// Why up migrations known by name only were not run (no CLI flag here: the caller adds how to supply SQL).
+    static func withoutSQLSentence(_ names: [String]) -> String {
+        let one = names.count == 1
+        let which = names.count <= 3 ? names.joined(separator: ", ") : "\(names[0]) … \(names[names.count - 1])"
+        return "nothing was run: sxkit knows \(one ? "this migration" : "these \(names.count) migrations") by name only and has no SQL to apply \(one ? "it" : "them"): "
+            + which
     }
 
     private func failed(_ outcome: MigrationOutcome, _ result: DBMigrationResult, _ detail: String?) -> MigrationOutcome {

@@ -7,9 +7,13 @@ import Glibc
 public struct RekeyOptions: Sendable, Equatable {
     /// Keep each `<db>.bak` (it still opens with the OLD passphrase) instead of securely removing it.
     public var keepBackup: Bool
+    /// The desktop app's `settings.properties` that belongs to these databases: if it stored the old
+    /// passphrase, it is put in step with the change (`DesktopSettingsChange`).
+    public var desktopSettings: String?
 
-    public init(keepBackup: Bool = false) {
+    public init(keepBackup: Bool = false, desktopSettings: String? = nil) {
         self.keepBackup = keepBackup
+        self.desktopSettings = desktopSettings
     }
 }
 
@@ -28,6 +32,8 @@ public struct RekeyReport: Sendable, Equatable, Codable {
     public var databases: [RekeyedDatabase]
     /// What an earlier interrupted run had left, settled before this one started.
     public var recovery: RekeyRecoveryReport?
+    /// What happened to the desktop app's stored passphrase; nil when there is no settings file.
+    public var desktopSettings: DesktopSettingsOutcome?
 }
 
 /// Sets, changes or removes the passphrase of every database of a set (FORMATS §3): all databases end
@@ -35,17 +41,18 @@ public struct RekeyReport: Sendable, Equatable, Codable {
 ///
 /// 1. lock each database exclusively (refusing if another program has it open) and checkpoint its WAL;
 /// 2. export each to `<db>.exported` keyed with the new passphrase and verify it reads back;
-/// 3. journal `backup`; copy each `<db>` to `<db>.bak` durably;
+/// 3. journal `backup`; stage the desktop settings' new content beside them (when they stored the old
+///    passphrase); copy each `<db>` to `<db>.bak` durably;
 /// 4. journal `swap` (from here a crash is finished forward by `RekeyRecovery`);
-/// 5. rename each `.exported` over its database;
+/// 5. rename each `.exported` over its database, then the staged settings over the settings;
 /// 6. securely remove the backups (unless kept), then the journal.
 ///
 /// A failure before step 4 deletes what this run wrote; the originals were never touched.
 public enum DatabaseRekey {
     /// The `CrashPoint` names on the way, in order (`SXKIT_CRASH_AT` kills the process there).
     public static let crashPoints = [
-        "rekey.exported-1", "rekey.exported-2", "rekey.bak-copy", "rekey.backed-up", "rekey.journal-written",
-        "rekey.between-swaps", "rekey.before-bak-removal", "rekey.before-journal-delete",
+        "rekey.exported-1", "rekey.exported-2", "rekey.settings-staged", "rekey.bak-copy", "rekey.backed-up", "rekey.journal-written",
+        "rekey.between-swaps", "rekey.before-settings", "rekey.before-bak-removal", "rekey.before-journal-delete",
     ]
 
     public static func run(_ set: DatabaseSet, current: SecretBytes, new: SecretBytes,
@@ -71,6 +78,18 @@ public enum DatabaseRekey {
         let paths = set.targets.map(\.path)
         let journalPath = RekeyFiles.journal(set)
         var journal = RekeyJournal(phase: RekeyJournal.backupPhase, databases: paths, keepBackup: options.keepBackup)
+        // The keys are verified by now, so `current` is the passphrase the settings may hold.
+        var settingsOutcome: DesktopSettingsOutcome?
+        var settingsChange: DesktopSettingsChange?
+        switch Self.planSettings(options.desktopSettings, current: current, new: new) {
+        case .prepared(let change)?:
+            settingsChange = change
+            journal.desktopSettings = .init(path: change.path, kind: change.kind, identity: change.identity)
+        case .outcome(let outcome)?:
+            settingsOutcome = outcome
+        case nil:
+            break
+        }
 
         do {
             for (i, db) in locked.enumerated() {
@@ -81,6 +100,10 @@ public enum DatabaseRekey {
                 CrashPoint.reach("rekey.exported-\(i + 1)")
             }
             try journal.write(to: journalPath)
+            if let settingsChange {
+                try DesktopSettings.stage(settingsChange)
+                CrashPoint.reach("rekey.settings-staged")
+            }
             for (i, db) in locked.enumerated() {
                 try timed(i) { try db.backUp(to: RekeyFiles.backup(db.target.path)) }
             }
@@ -100,6 +123,8 @@ public enum DatabaseRekey {
                 if i < locked.count - 1 { CrashPoint.reach("rekey.between-swaps") }
             }
             locked.forEach { $0.release() }
+            CrashPoint.reach("rekey.before-settings")
+            if let staged = journal.desktopSettings { settingsOutcome = RekeyRecovery.installSettings(staged) }
             CrashPoint.reach("rekey.before-bak-removal")
             if !options.keepBackup {
                 for path in paths { try RekeyFiles.secureRemove(RekeyFiles.backup(path)) }
@@ -112,7 +137,8 @@ public enum DatabaseRekey {
             // Past the point of no return: finish forward, as recovery would.
             locked.forEach { $0.release() }
             do {
-                _ = try RekeyRecovery.rollForward(journal, journalPath: journalPath, found: "")
+                let finished = try RekeyRecovery.rollForward(journal, journalPath: journalPath, found: "")
+                settingsOutcome = finished.desktopSettings ?? settingsOutcome
             } catch {
                 throw RekeyError.unfinished(cause: "\(error)")
             }
@@ -124,7 +150,19 @@ public enum DatabaseRekey {
                             seconds: Double(elapsed[i].components.seconds) + Double(elapsed[i].components.attoseconds) / 1e18,
                             backup: options.keepBackup ? RekeyFiles.backup(db.target.path) : nil)
         }
-        return RekeyReport(databases: databases, recovery: recovery)
+        return RekeyReport(databases: databases, recovery: recovery, desktopSettings: settingsOutcome)
+    }
+
+    /// The settings' plan; a file that cannot be read is reported and left alone, never a reason to
+    /// stop the passphrase change.
+    static func planSettings(_ path: String?, current: SecretBytes, new: SecretBytes) -> DesktopSettingsPlan? {
+        guard let path else { return nil }
+        do {
+            return try DesktopSettings.planPassphraseChange(at: path, old: current, new: new)
+        } catch {
+            return .outcome(DesktopSettingsOutcome(path: path, action: .leftUnchanged,
+                message: "the desktop app's settings (\(path)) could not be read (\(error)); they were left unchanged: if they store the passphrase, the app will ask for it: give it the new one"))
+        }
     }
 
     /// Says "no space" as such; other failures keep their own sentence.

@@ -16,8 +16,13 @@ public enum RekeyFiles {
 
     /// Temp files `AtomicFileWriter` leaves when a backup copy is interrupted.
     static func partialBackups(_ database: String) -> [String] {
-        let folder = Path.parent(database)
-        let prefix = AtomicFileWriter.tempPrefix + Path.basename(backup(database)).prefix(64) + "."
+        partialFiles(of: backup(database))
+    }
+
+    /// Temp files `AtomicFileWriter` leaves when writing `path` is interrupted.
+    static func partialFiles(of path: String) -> [String] {
+        let folder = Path.parent(path)
+        let prefix = AtomicFileWriter.tempPrefix + Path.basename(path).prefix(64) + "."
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasPrefix(prefix) }.sorted().map { Path.join(folder, $0) }
     }
@@ -106,6 +111,16 @@ struct RekeyJournal: Codable, Equatable {
     var databases: [String]
     /// Whether the `.bak` files stay when the change is finished.
     var keepBackup: Bool
+    /// The desktop app's settings to put in step, staged beside them (absent in journals of runs
+    /// that had none to change).
+    var desktopSettings: StagedDesktopSettings?
+
+    /// Which settings file, which change, and the file as it was when the change was prepared.
+    struct StagedDesktopSettings: Codable, Equatable {
+        var path: String
+        var kind: DesktopSettingsChange.Kind
+        var identity: FileIdentity
+    }
 
     func write(to path: String) throws {
         let encoder = JSONEncoder()

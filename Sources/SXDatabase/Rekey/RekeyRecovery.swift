@@ -27,6 +27,8 @@ public struct RekeyRecoveryReport: Sendable, Equatable, Codable {
     public var replaced: [String]
     /// Files deleted.
     public var removed: [String]
+    /// What happened to the desktop app's stored passphrase, when the change had it to put in step.
+    public var desktopSettings: DesktopSettingsOutcome? = nil
 }
 
 /// Finds and settles what an interrupted `db rekey` left: from the journal's `swap` phase on it rolls
@@ -97,12 +99,26 @@ public enum RekeyRecovery {
         } else {
             RekeyFiles.protectKeptBackups(journal.databases)
         }
+        let settings = journal.desktopSettings.map(installSettings)
         try finish(journalPath)
         removed.append(journalPath)
         let kept = journal.keepBackup ? "; the backups (.bak) were kept and still open with the old passphrase" : ""
         return RekeyRecoveryReport(action: .rolledForward, found: found,
                                    done: "finished the change: every database now opens with the new passphrase\(kept)",
-                                   replaced: replaced, removed: removed)
+                                   replaced: replaced, removed: removed, desktopSettings: settings)
+    }
+
+    /// Puts the staged desktop settings in place (the databases already are). Never throws: a
+    /// settings file that changed meanwhile or cannot be replaced is reported with what to do, and
+    /// its staged file is kept for the user.
+    static func installSettings(_ staged: RekeyJournal.StagedDesktopSettings) -> DesktopSettingsOutcome {
+        do {
+            return try DesktopSettings.install(stagedFor: staged.path, expecting: staged.identity)
+                ? DesktopSettings.doneOutcome(staged.path, staged.kind)
+                : DesktopSettings.changedMeanwhileOutcome(staged.path, staged.kind)
+        } catch {
+            return DesktopSettings.notInstalledOutcome(staged.path, reason: "\(error)")
+        }
     }
 
     /// Deletes the new copies and (when the journal says they were ours) the backups; the originals
@@ -113,6 +129,11 @@ public enum RekeyRecovery {
             guard RekeyFiles.exists(path) else { return }
             try RekeyFiles.remove(path)
             removed.append(path)
+        }
+        // Staged desktop settings go with the rest of the run: the databases keep the old passphrase.
+        if let settings = journal?.desktopSettings {
+            for partial in RekeyFiles.partialFiles(of: DesktopSettings.stagedPath(for: settings.path)) { try delete(partial) }
+            try delete(DesktopSettings.stagedPath(for: settings.path))
         }
         for database in databases {
             for partial in RekeyFiles.partialBackups(database) { try delete(partial) }

@@ -33,6 +33,41 @@ struct EarlierScheduleCommandTests {
         #expect(try dir.read("out/simplex.bin") == plain)
     }
 
+    /// What `files encrypt` writes opens with libsodium alone under SimpleX's schedule.
+    @Test func whatSxkitEncryptsOpensIndependently() throws {
+        let dir = try TempFolder()
+        let plain = testBytes(2_500_003, seed: 3)
+        let file = try dir.write("photo.jpg", plain)
+        let r = try CLI.run(["files", "encrypt", file, "--in-place", "--manifest", dir.file("keys.json")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.file("keys.json")))) as? [[String: Any]])
+        let args = try #require(entries.first?["cryptoArgs"] as? [String: String])
+        let key = try #require(Base64URL.decode(args["fileKey"]!)), nonce = try #require(Base64URL.decode(args["fileNonce"]!))
+        #expect(IndependentSecretBox.open(try dir.read("photo.jpg"), key: key, nonce: nonce) == plain)
+        #expect(IndependentSecretBox.open(try dir.read("photo.jpg"), key: key, nonce: nonce, earlierSxkit: true) == nil)
+    }
+
+    /// A files-folder CryptoFile made by libsodium alone (as the app makes one), with its key in the
+    /// chat DB: `files decrypt --data-dir` exports it, and `files encrypt --data-dir` leaves it alone.
+    @Test func aSimpleXFileInTheDataDirDecrypts() throws {
+        let s = try FilesSample()
+        #expect(try s.run(["files", "encrypt", "--data-dir", s.root]).status == 0)
+        let row = try #require(try s.rows().first { $0.isEncrypted && $0.relativePath.map { s.originals[$0] != nil } == true })
+        let name = row.relativePath!, path = Path.join(s.files, name)
+        let plain = try #require(IndependentSecretBox.open([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), key: row.cryptoKey!, nonce: row.cryptoNonce!))
+        let key = SodiumRuntime.randomBytes(count: 32), nonce = SodiumRuntime.randomBytes(count: 24)
+        try Data(IndependentSecretBox.seal(plain, key: key, nonce: nonce)).write(to: URL(fileURLWithPath: path))
+        try s.sql("UPDATE files SET file_crypto_key = x'\(Hex.encode(key))', file_crypto_nonce = x'\(Hex.encode(nonce))' WHERE file_id = \(row.fileId);")
+        let before = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let again = try s.run(["files", "encrypt", "--data-dir", s.root])
+        #expect(again.status == 0 && !again.stdout.contains("note"), "\(again.stdout)")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == before)
+        let out = try s.run(["files", "decrypt", "--data-dir", s.root, "-o", s.temp.file("export")])
+        #expect(out.status == 0, "\(out.stderr)")
+        let exported = try FileManager.default.contentsOfDirectory(atPath: s.temp.file("export")).map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: Path.join(s.temp.file("export"), $0)))) }
+        #expect(exported.contains(plain))
+    }
+
     @Test func anEarlierSxkitFileIsNamedAndStillDecrypts() throws {
         let dir = try TempFolder()
         let plain = testBytes(70_001, seed: 9)

@@ -16,6 +16,17 @@ public enum IndependentSecretBox {
         return ciphertext + tag
     }
 
+    /// The plaintext of `sealed` (ciphertext, then the tag), or nil when the tag does not match.
+    public static func open(_ sealed: [UInt8], key: [UInt8], nonce: [UInt8], earlierSxkit: Bool = false) -> [UInt8]? {
+        precondition(sodium_init() >= 0 && key.count == 32 && nonce.count == 24)
+        guard sealed.count >= 16 else { return nil }
+        let boxKey = earlierSxkit ? key : hsalsa20Zero(key)
+        let ciphertext = Array(sealed.dropLast(16)), tag = Array(sealed.suffix(16))
+        var plain = [UInt8](repeating: 0, count: ciphertext.count)
+        guard crypto_secretbox_open_detached(&plain, ciphertext, tag, UInt64(ciphertext.count), nonce, boxKey) == 0 else { return nil }
+        return plain
+    }
+
     /// HSalsa20(key, 16 zero bytes).
     public static func hsalsa20Zero(_ key: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)

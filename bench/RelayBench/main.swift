@@ -26,8 +26,10 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+/// The state keeps each private key as the relay's bearer (base64url of the 32-byte Ed25519 seed), so
+/// that curl can use the same state.
 func replica(_ id: String, _ key: String) -> ChunkReplica {
-    ChunkReplica(id: Base64URL.decode(id)!, key: ReplicaKey(der: Base64URL.decode(key)!)!)
+    ChunkReplica(id: Base64URL.decode(id)!, key: .ed25519(seed: Base64URL.decode(key)!))
 }
 
 func readState(_ path: String) throws -> [Piece] {
@@ -65,8 +67,8 @@ try await HTTPChunkRelay.with(url: url) { relay in
             let request = ChunkCreateRequest(size: length, digest: SHA256Digest.of([UInt8](data)), senderKey: senderKey.ed25519PublicKey!,
                                              recipientKeys: [recipientKey.ed25519PublicKey!])
             let created = try await relay.create(request)
-            pieces.append(Piece(offset: offset, length: length, senderId: Base64URL.encode(created.senderId), senderKey: senderKey.text,
-                                recipientId: Base64URL.encode(created.recipientIds[0]), recipientKey: recipientKey.text))
+            pieces.append(Piece(offset: offset, length: length, senderId: Base64URL.encode(created.senderId), senderKey: Base64URL.encode(senderKey.raw),
+                                recipientId: Base64URL.encode(created.recipientIds[0]), recipientKey: Base64URL.encode(recipientKey.raw)))
             offset += length
         }
         try JSONEncoder().encode(pieces).write(to: URL(fileURLWithPath: state))

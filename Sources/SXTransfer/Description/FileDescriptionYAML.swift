@@ -1,4 +1,5 @@
 import SXCore
+import SXCrypto
 import Yams
 
 /// The YAML form of a file description, byte for byte as simplexmq writes it (`Description.hs`
@@ -97,8 +98,8 @@ extension FileDescription {
         let fields = Fields(root)
         let chunkSize = try sizeField("chunkSize", fields.scalar("chunkSize"))
         let digest = try bytesField("digest", fields.scalar("digest"))
-        let key = try bytesField("key", fields.scalar("key"), length: CryptoKeyLengths.key)
-        let nonce = try bytesField("nonce", fields.scalar("nonce"), length: CryptoKeyLengths.nonce)
+        let key = try bytesField("key", fields.scalar("key"), length: CryptoFileArgs.keyLength)
+        let nonce = try bytesField("nonce", fields.scalar("nonce"), length: CryptoFileArgs.nonceLength)
         guard let partyText = try fields.scalar("party") else { throw .missingField("party") }
         guard let party = Party(rawValue: partyText) else { throw .unknownParty(partyText) }
         var redirect: Redirect?
@@ -297,10 +298,4 @@ enum YAMLScalar {
         // ':' ending the scalar is a mapping indicator in block context.
         return bytes.last != UInt8(ascii: ":")
     }
-}
-
-/// Key and nonce sizes of the secret box.
-enum CryptoKeyLengths {
-    static let key = 32
-    static let nonce = 24
 }

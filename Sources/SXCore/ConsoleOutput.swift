@@ -49,7 +49,9 @@ public enum ByteCount {
 }
 
 /// Minimal JSON text helpers for hand-assembled lines (event streams), where building a Codable
-/// type per line would be noise.
+/// type per line would be noise. Strings are escaped exactly as aeson escapes them (`\\`, `\"`, `\n`,
+/// `\r`, `\t`, other control characters as lower-case `\u00xx`, the rest raw), so lines meant to match
+/// the chat core's bytes use it too.
 public enum JSONText {
     public static func quote(_ s: String) -> String {
         var out = "\""

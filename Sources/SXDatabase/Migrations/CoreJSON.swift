@@ -1,3 +1,5 @@
+import SXCore
+
 /// JSON text written the way the chat core writes its migration results, so that a script can compare
 /// sxkit's output with the core's byte for byte: compact, each object's `"type"` tag first and then its
 /// fields in declaration order (aeson's `TaggedObject` encoding, simplexmq `src/Simplex/Messaging/Parsers.hs:120-129`
@@ -20,7 +22,7 @@ enum CoreJSON {
     private func write(to out: inout String) {
         switch self {
         case .string(let s):
-            Self.quote(s, to: &out)
+            out += JSONText.quote(s)
         case .bool(let b):
             out += b ? "true" : "false"
         case .array(let items):
@@ -34,29 +36,11 @@ enum CoreJSON {
             out += "{"
             for (i, (key, value)) in fields.enumerated() {
                 if i > 0 { out += "," }
-                Self.quote(key, to: &out)
+                out += JSONText.quote(key)
                 out += ":"
                 value.write(to: &out)
             }
             out += "}"
         }
-    }
-
-    private static func quote(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }

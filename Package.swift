@@ -28,8 +28,9 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        // libjpeg-turbo (libvips' own JPEG codec) for the final encode's progressive scan script.
-        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+        // libjpeg-turbo (libvips' own JPEG codec) for the final encode's progressive scan script: one C
+        // function (encode.c), since libjpeg's error_exit must longjmp across its frames.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // zlib's raw DEFLATE, for the xftp CLI's web links (simplexmq Client/Main.hs encodeWebURI).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -39,15 +40,17 @@ let package = Package(
         .target(name: "SXCrypto", dependencies: ["SXCore", "CSodium", "CLibCrypto"], swiftSettings: strict),
         .target(name: "SXDatabase", dependencies: ["SXCore", "CSQLCipher"], swiftSettings: strict),
         .target(name: "SXArchive", dependencies: ["SXCore", "SXDatabase", "CArchive"], swiftSettings: strict),
-        .target(name: "SXMedia", dependencies: ["SXCore", "CVips", "CJPEG"], swiftSettings: strict),
+        // Image compression to the inline limit; Vips/ is the libvips bridge it stands on.
+        .target(name: "SXImages", dependencies: ["SXCore", "CVips", "CJPEG"], swiftSettings: strict),
         // Chunk plans, transfer-file encryption, file descriptions, relays and send/receive.
         .target(name: "SXTransfer", dependencies: ["SXCore", "SXCrypto", "CZlib", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
         // Moving a whole profile to another machine: archive export + transfer, transfer + archive import.
-        .target(name: "SXDeviceMigration", dependencies: ["SXCore", "SXCrypto", "SXArchive", "SXTransfer"], swiftSettings: strict),
-        // Data-directory care: the storage report and cleaning (needs the import's staging names).
-        .target(name: "SXCare", dependencies: ["SXCore", "SXDatabase", "SXArchive"], swiftSettings: strict),
-        // A data directory's files folder: encrypting and decrypting it in step with the chat DB's keys.
-        .target(name: "SXChatFiles", dependencies: ["SXCore", "SXCrypto", "SXDatabase"], swiftSettings: strict),
+        .target(name: "SXProfileMove", dependencies: ["SXCore", "SXCrypto", "SXArchive", "SXTransfer"], swiftSettings: strict),
+        // The storage report and cleaning of a data directory (needs the import's staging names).
+        .target(name: "SXStorage", dependencies: ["SXCore", "SXDatabase", "SXArchive"], swiftSettings: strict),
+        // `files`: the journalled batch engine for CryptoFiles, given paths or a data directory's files
+        // folder (kept in step with the chat DB's keys).
+        .target(name: "SXFileEncryption", dependencies: ["SXCore", "SXCrypto", "SXDatabase"], swiftSettings: strict),
         // The HTTP relay's client (a ChunkRelay on AsyncHTTPClient): all a sender or receiver links.
         .target(
             name: "SXRelayHTTP",
@@ -64,12 +67,12 @@ let package = Package(
             swiftSettings: strict
         ),
         // Sample data directories for the demo, tests and benchmarks.
-        .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia"], swiftSettings: strict),
+        .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXImages"], swiftSettings: strict),
         .executableTarget(
             name: "sxkit",
             dependencies: [
-                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXMedia", "SXSample", "SXTransfer",
-                "SXRelayHTTP", "SXRelayServer", "SXDeviceMigration", "SXCare", "SXChatFiles",
+                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXImages", "SXSample", "SXTransfer",
+                "SXRelayHTTP", "SXRelayServer", "SXProfileMove", "SXStorage", "SXFileEncryption",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict,
@@ -89,11 +92,11 @@ let package = Package(
         .target(name: "SXTestSupport", dependencies: ["SXCore", "SXCrypto", "SXTransfer", "CSodium"], path: "Tests/SXTestSupport", swiftSettings: strict),
         .testTarget(name: "SXCoreTests", dependencies: ["SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
-        .testTarget(name: "SXMediaTests", dependencies: ["SXMedia", "SXTestSupport"], swiftSettings: strict),
-        .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXMedia", "SXSample", "SXTestSupport", "SXTransfer", "SXRelayHTTP"], swiftSettings: strict),
-        .testTarget(name: "SXChatFilesTests", dependencies: ["SXChatFiles", "SXCore", "SXCrypto", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXImagesTests", dependencies: ["SXImages", "SXSample", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXImages", "SXSample", "SXTestSupport", "SXTransfer", "SXRelayHTTP"], swiftSettings: strict),
+        .testTarget(name: "SXFileEncryptionTests", dependencies: ["SXFileEncryption", "SXCore", "SXCrypto", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXTransferTests", dependencies: ["SXTransfer", "SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
-        .testTarget(name: "SXCareTests", dependencies: ["SXCare", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXStorageTests", dependencies: ["SXStorage", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SXRelayHTTPTests",

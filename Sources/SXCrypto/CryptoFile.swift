@@ -20,13 +20,6 @@ public enum CryptoFile {
         public var size: Int64
         /// `.earlierSxkit` for a file written by an earlier sxkit with its non-SimpleX key schedule.
         public var schedule: SecretBoxStream.KeySchedule
-
-        /// What a batch says about the file.
-        public var transformed: StagedWrites.Transformed {
-            StagedWrites.Transformed(bytes: size, note: schedule == .earlierSxkit
-                ? "encrypted by an earlier sxkit with a non-SimpleX key schedule (the SimpleX apps cannot open it); decrypted with that schedule"
-                : nil)
-        }
     }
 
     /// Encrypts the file at `input` into `output` with SimpleX's schedule (not committed: the caller

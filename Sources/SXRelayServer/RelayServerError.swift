@@ -10,7 +10,12 @@ public enum RelayServerError: SXError {
         case .storeUnusable(let path, let cause):
             return "cannot use '\(path)' as the relay store: \(cause)"
         case .cannotListen(let address, let cause):
-            return "cannot listen on \(address): \(cause) — choose another address or port with --listen"
+            return "cannot listen on \(address): \(cause)"
         }
+    }
+
+    public var remedy: Remedy? {
+        if case .cannotListen = self { return .chooseListenAddress }
+        return nil
     }
 }

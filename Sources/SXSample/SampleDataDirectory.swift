@@ -2,7 +2,7 @@ import Foundation
 import SXCore
 import SXCrypto
 import SXDatabase
-import SXMedia
+import SXImages
 
 /// A realistic sample SimpleX data directory (desktop layout) for the demo, tests and benchmarks:
 /// the chat and agent databases (opened as the core opens them, given a subset of the real schema and

@@ -43,7 +43,7 @@ enum Main {
         } catch let error as CommandFailure {
             exit(error.status.rawValue)
         } catch let error as any SXError {
-            ConsoleOutput.standardError.writeLine("sxkit: \(error)")
+            ConsoleOutput.standardError.writeLine("sxkit: \(ErrorText.sentence(error))")
             exit(error.exitStatus.rawValue)
         } catch {
             // ArgumentParser's own errors: help and version are clean exits; usage errors exit 2.

@@ -280,7 +280,7 @@ struct DataDirectoryLayoutTests {
     }
 
     @Test func companionsAreWalAndShm() {
-        #expect(DataDirectory.companions(of: "/d/simplex_v1_chat.db") == ["/d/simplex_v1_chat.db-wal", "/d/simplex_v1_chat.db-shm"])
-        #expect(DataDirectory.companions(of: "x.db") == ["x.db-wal", "x.db-shm"])
+        #expect(DataDirectoryNames.walCompanions(of: "/d/simplex_v1_chat.db") == ["/d/simplex_v1_chat.db-wal", "/d/simplex_v1_chat.db-shm"])
+        #expect(DataDirectoryNames.walCompanions(of: "x.db") == ["x.db-wal", "x.db-shm"])
     }
 }

@@ -54,7 +54,7 @@ import SXTestSupport
         #expect((files["referencedMissing"] as? [String: Any])?["count"] as? Int == 2)
         #expect((files["referencedEncrypted"] as? [String: Any])?["count"] as? Int == f.sample.files.filter { $0.encrypted && $0.referenced }.count)
         let reclaim = try #require(doc["reclaimable"] as? [[String: Any]])
-        #expect(reclaim.map { $0["target"] as? String } == ["--temp", "--orphans", "--leftovers", "--all-files", "--everything"])
+        #expect(reclaim.map { $0["target"] as? String } == ["temp", "orphans", "leftovers", "all-files", "everything"])
         let after = try f.snapshot()
         #expect(before == after, "storage changed: \(before.differences(from: after))")
     }
@@ -190,7 +190,7 @@ import SXTestSupport
         let exported = try f.folder.write("data/simplex_v1_chat.db.exported", [1, 2, 3])
         let run = try f.run(["clean", "--leftovers", "--yes"])
         #expect(run.status == 1)
-        #expect(run.stderr.contains("run `sxkit db recover` first"), "\(run.stderr)")
+        #expect(run.stderr.contains("run `sxkit db recover`"), "\(run.stderr)")
         #expect(Self.exists(exported))
     }
 

@@ -1,5 +1,6 @@
+import SXSample
 import Foundation
-import SXMedia
+import SXImages
 import SXTestSupport
 import Testing
 

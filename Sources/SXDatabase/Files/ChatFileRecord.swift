@@ -123,22 +123,10 @@ public enum ChatFilesTable {
     /// Every regular file under `folder` (relative path → size), without following symlinks; nil
     /// when the folder does not exist.
     public static func listFiles(_ folder: String) -> [String: Int64]? {
-        guard let st = POSIXFile.linkStatus(folder), (st.st_mode & S_IFMT) == S_IFDIR else { return nil }
         var out: [String: Int64] = [:]
-        var pending = [""]
-        while let relative = pending.popLast() {
-            let absolute = relative.isEmpty ? folder : Path.join(folder, relative)
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: absolute) else { continue }
-            for name in names {
-                let rel = relative.isEmpty ? name : relative + "/" + name
-                guard let st = POSIXFile.linkStatus(Path.join(folder, rel)) else { continue }
-                switch st.st_mode & S_IFMT {
-                case S_IFDIR: pending.append(rel)
-                case S_IFREG: out[rel] = Int64(st.st_size)
-                default: break
-                }
-            }
+        let outcome = FolderWalker.walk(folder) { entry in
+            if entry.kind == .file { out[entry.relativePath] = entry.size }
         }
-        return out
+        return outcome == .walked ? out : nil
     }
 }

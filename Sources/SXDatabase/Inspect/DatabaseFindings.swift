@@ -8,7 +8,7 @@ enum DatabaseFindings {
         case .plaintextSQLite:
             out.append("database is not encrypted: anyone who can read the file can read the chats")
         case .sqlcipher3:
-            out.append("database uses SQLCipher 3 settings (PBKDF2-HMAC-SHA1, 64,000 iterations); `sxkit db rekey` rewrites it with SQLCipher 4 defaults")
+            out.append("database uses SQLCipher 3 settings (PBKDF2-HMAC-SHA1, 64,000 iterations); changing or setting the passphrase again rewrites it with SQLCipher 4 defaults")
         default:
             break
         }

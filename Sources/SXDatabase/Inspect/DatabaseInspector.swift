@@ -66,10 +66,10 @@ public struct DatabaseInspector: Sendable {
             return result
         }
         result.size = Int64(st.st_size)
-        result.shm = companion(target.path + "-shm")
-        result.journal = companion(target.path + "-journal")
-        if POSIXFile.linkStatus(target.path + "-wal") != nil {
-            result.wal = try? WALFile.summarize(walPath: target.path + "-wal", shmPath: result.shm?.path)
+        result.shm = companion(DataDirectoryNames.shm(of: target.path))
+        result.journal = companion(DataDirectoryNames.rollbackJournal(of: target.path))
+        if POSIXFile.linkStatus(DataDirectoryNames.wal(of: target.path)) != nil {
+            result.wal = try? WALFile.summarize(walPath: DataDirectoryNames.wal(of: target.path), shmPath: result.shm?.path)
         }
         let kind: DatabaseFileKind
         do {
@@ -196,10 +196,10 @@ public struct DatabaseInspector: Sendable {
 
     private func leftoverFindings(_ path: String) -> [String] {
         var out: [String] = []
-        if POSIXFile.linkStatus(path + ".exported") != nil {
-            out.append("'\(Path.basename(path)).exported' is left from an interrupted passphrase change; run sxkit db recover")
+        if POSIXFile.linkStatus(DataDirectoryNames.exported(of: path)) != nil {
+            out.append("'\(Path.basename(path)).exported' is left from an interrupted passphrase change; its recovery settles it")
         }
-        if POSIXFile.linkStatus(path + ".bak") != nil {
+        if POSIXFile.linkStatus(DataDirectoryNames.backup(of: path)) != nil {
             out.append("'\(Path.basename(path)).bak' is a copy of this database under its previous passphrase (left by a passphrase change)")
         }
         return out

@@ -26,7 +26,7 @@ enum JournalModeProbe {
             try db.applyKey(passphrase)
             if format == .sqlcipher3 { try db.setCompatibility(3) }
             _ = try? db.scalarInt("PRAGMA user_version")
-            return POSIXFile.linkStatus(copy + "-wal") != nil
+            return POSIXFile.linkStatus(DataDirectoryNames.wal(of: copy)) != nil
         } catch {
             return nil
         }

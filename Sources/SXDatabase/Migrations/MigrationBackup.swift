@@ -13,7 +13,7 @@ public enum MigrationBackupPolicy: Sendable, Equatable {
     /// No copy: only for callers that just created the database (nothing to lose) or keep their own.
     case none
 
-    public static let suffix = ".migration-backup"
+    public static let suffix = DataDirectoryNames.migrationBackupSuffix
 
     /// The backup path for the database at `database`, or nil for `.none`.
     public func path(for database: String) -> String? {

@@ -14,7 +14,7 @@ public enum LockProbe {
     /// True when another process has the database (or its WAL index) locked. Call it only while this
     /// process holds no SQLite connection to the file: closing the probe's descriptor would drop them.
     public static func isInUse(_ database: String) -> Bool {
-        held(database, databaseLockRange) || held(database + "-shm", sharedMemoryLockRange)
+        held(database, databaseLockRange) || held(DataDirectoryNames.shm(of: database), sharedMemoryLockRange)
     }
 
     private static func held(_ path: String, _ range: (start: Int, length: Int)) -> Bool {

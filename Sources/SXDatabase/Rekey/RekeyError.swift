@@ -37,11 +37,16 @@ public enum RekeyError: SXError, Equatable {
         case .failedBeforeSwap(let cause):
             return "\(cause); nothing was changed"
         case .unfinished(let cause):
-            return "the passphrase change stopped while the databases were being replaced (\(cause)); run `sxkit db recover` to finish it"
+            return "the passphrase change stopped while the databases were being replaced (\(cause)); its recovery finishes it"
         case .journalUnreadable(let path, let cause):
             return "the journal of an interrupted passphrase change, '\(path)', cannot be read (\(cause)); nothing was changed"
         case .writtenAfterInterruption(let path):
             return "'\(path)-wal' holds changes written after an interrupted passphrase change, so the database cannot be replaced safely; nothing was changed"
         }
+    }
+
+    public var remedy: Remedy? {
+        if case .unfinished = self { return .recover(.passphraseChange) }
+        return nil
     }
 }

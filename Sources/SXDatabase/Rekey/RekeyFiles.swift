@@ -5,27 +5,15 @@ import SXCore
 /// marks the point of no return.
 public enum RekeyFiles {
     /// The new copy of `database`, written and verified before anything is replaced.
-    public static func exported(_ database: String) -> String { database + ".exported" }
+    public static func exported(_ database: String) -> String { DataDirectoryNames.exported(of: database) }
     /// The copy of the original taken before the swap.
-    public static func backup(_ database: String) -> String { database + ".bak" }
+    public static func backup(_ database: String) -> String { DataDirectoryNames.backup(of: database) }
     /// One journal per set, beside its first (chat) database: present means "swap in progress".
-    public static func journal(_ set: DatabaseSet) -> String { set.targets[0].path + ".rekey-journal" }
+    public static func journal(_ set: DatabaseSet) -> String { DataDirectoryNames.rekeyJournal(of: set.targets[0].path) }
 
     /// Companions SQLite may leave beside a file it wrote.
-    static func companions(_ path: String) -> [String] { [path + "-journal", path + "-wal", path + "-shm"] }
+    static func companions(_ path: String) -> [String] { DataDirectoryNames.companions(of: path) }
 
-    /// Temp files `AtomicFileWriter` leaves when a backup copy is interrupted.
-    static func partialBackups(_ database: String) -> [String] {
-        partialFiles(of: backup(database))
-    }
-
-    /// Temp files `AtomicFileWriter` leaves when writing `path` is interrupted.
-    static func partialFiles(of path: String) -> [String] {
-        let folder = Path.parent(path)
-        let prefix = AtomicFileWriter.tempPrefix + Path.basename(path).prefix(64) + "."
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { $0.hasPrefix(prefix) }.sorted().map { Path.join(folder, $0) }
-    }
 
     static func exists(_ path: String) -> Bool { POSIXFile.linkStatus(path) != nil }
 

@@ -2,7 +2,8 @@ import Foundation
 import SXCore
 
 /// What an interrupted passphrase change left beside a set's databases.
-public struct RekeyLeftovers: Sendable, Equatable, Codable {
+public struct RekeyLeftovers: OperationLeftovers, Equatable, Codable {
+    public static let operation = InterruptedOperation.passphraseChange
     /// The journal, when the run got past its exports.
     public var journal: String?
     /// The phase the journal records: `backup` (backups being written) or `swap`.
@@ -14,7 +15,7 @@ public struct RekeyLeftovers: Sendable, Equatable, Codable {
 }
 
 /// What `recover` found and did.
-public struct RekeyRecoveryReport: Sendable, Equatable, Codable {
+public struct RekeyRecoveryReport: RecoveryReport, Equatable {
     /// rolledForward: the swap had begun and the remaining new copies were put in place;
     /// rolledBack: no database had been replaced, and the new copies and backups were deleted.
     public typealias Action = RecoveryAction
@@ -132,11 +133,11 @@ public enum RekeyRecovery {
         }
         // Staged desktop settings go with the rest of the run: the databases keep the old passphrase.
         if let settings = journal?.desktopSettings {
-            for partial in RekeyFiles.partialFiles(of: DesktopSettings.stagedPath(for: settings.path)) { try delete(partial) }
+            for partial in AtomicFileWriter.staleTempFiles(of: DesktopSettings.stagedPath(for: settings.path)) { try delete(partial) }
             try delete(DesktopSettings.stagedPath(for: settings.path))
         }
         for database in databases {
-            for partial in RekeyFiles.partialBackups(database) { try delete(partial) }
+            for partial in AtomicFileWriter.staleTempFiles(of: RekeyFiles.backup(database)) { try delete(partial) }
             if journal != nil { try delete(RekeyFiles.backup(database)) }
             let exported = RekeyFiles.exported(database)
             for companion in RekeyFiles.companions(exported) { try delete(companion) }
@@ -153,11 +154,11 @@ public enum RekeyRecovery {
     /// Moves `exported` over `database`. The database's WAL must be empty: frames or an index left
     /// beside the new file would be read as its own, so they go first.
     static func replace(_ database: String, with exported: String) throws {
-        if let size = RekeyFiles.size(database + "-wal"), size > 0 {
+        if let size = RekeyFiles.size(DataDirectoryNames.wal(of: database)), size > 0 {
             throw RekeyError.writtenAfterInterruption(path: database)
         }
-        try RekeyFiles.remove(database + "-wal")
-        try RekeyFiles.remove(database + "-shm")
+        try RekeyFiles.remove(DataDirectoryNames.wal(of: database))
+        try RekeyFiles.remove(DataDirectoryNames.shm(of: database))
         guard rename(exported, database) == 0 else { throw FileSystemError("replace", path: database) }
         try POSIXFile.fsyncDirectory(Path.parent(database))
     }
@@ -173,7 +174,7 @@ public enum RekeyRecovery {
     static func journalPath(for set: DatabaseSet) -> String? {
         var candidates = [RekeyFiles.journal(set)]
         for target in set.targets where target.path.hasSuffix("_agent.db") {
-            candidates.append(String(target.path.dropLast("_agent.db".count)) + "_chat.db.rekey-journal")
+            candidates.append(DataDirectoryNames.rekeyJournal(of: String(target.path.dropLast("_agent.db".count)) + "_chat.db"))
         }
         return candidates.first(where: RekeyFiles.exists)
     }

@@ -31,8 +31,6 @@ public enum TransferError: SXError, Equatable {
         switch self {
         case .tooLarge(let size, let name, let limit):
             return "the file is \(size) bytes, over \(name) (\(limit) bytes, \(ByteCount.format(limit)))"
-                + (name == "MAX_FILE_SIZE_XFTP" && size <= SimpleXLimits.maxFileSizeXFTPHard
-                   ? "; --force allows relay transfers up to MAX_FILE_SIZE_XFTP_HARD (\(SimpleXLimits.maxFileSizeXFTPHard) bytes)" : "")
         case .badDescription(let path, let problem):
             return "file description '\(path)' is not valid: \(problem)"
         case .wrongParty(let path, let expected, let found):
@@ -54,6 +52,13 @@ public enum TransferError: SXError, Equatable {
         case .cancelled:
             return "the transfer was cancelled"
         }
+    }
+
+    public var remedy: Remedy? {
+        if case .tooLarge(let size, let name, _) = self, name == "MAX_FILE_SIZE_XFTP", size <= SimpleXLimits.maxFileSizeXFTPHard {
+            return .allowAboveSoftSizeLimit
+        }
+        return nil
     }
 }
 

@@ -1,0 +1,64 @@
+import SXCore
+import SXDatabase
+
+/// What an interrupted `archive import` left in a data directory.
+public struct ImportLeftovers: OperationLeftovers, Equatable, Codable {
+    public static let operation = InterruptedOperation.archiveImport
+    public var journal: String?
+    public var staging: String?
+    /// What was found, in one sentence.
+    public var summary: String
+}
+
+public struct ImportRecoveryReport: RecoveryReport, Equatable {
+    /// rolledForward: the swap had begun and was finished (the data directory is the archive's);
+    /// rolledBack: only the staging folder existed and was deleted (the data directory is as it was).
+    public typealias Action = RecoveryAction
+    public var action: Action
+    public var found: String
+    public var done: String
+    /// Non-fatal problems met while finishing the swap.
+    public var archiveErrors: [ArchiveError]
+}
+
+/// Finds and settles what an interrupted import left: with a journal (the swap had begun) it
+/// finishes the swap; with only a staging folder it deletes it. Needs no passphrase.
+public enum ImportRecovery {
+    /// The leftovers in the data directory at `root`, or nil. Only looks for two names, so every
+    /// command can afford it.
+    public static func leftovers(root: String, prefix: String = DataDirectory.defaultPrefix) -> ImportLeftovers? {
+        let journal = ImportFiles.journal(root: root, prefix: prefix), staging = ImportFiles.staging(root: root)
+        let hasJournal = ImportFiles.exists(journal), hasStaging = ImportFiles.exists(staging)
+        guard hasJournal || hasStaging else { return nil }
+        let summary = hasJournal
+            ? "an interrupted archive import had begun replacing the data in '\(root)'"
+            : "an interrupted archive import left its staging folder in '\(root)'; nothing there had been replaced"
+        return ImportLeftovers(journal: hasJournal ? journal : nil, staging: hasStaging ? staging : nil, summary: summary)
+    }
+
+    /// A one-sentence warning for commands that notice leftovers, else nil.
+    public static func warning(root: String, prefix: String = DataDirectory.defaultPrefix) -> String? {
+        leftovers(root: root, prefix: prefix).map { "\($0.summary); it must be settled" }
+    }
+
+    public static func recover(_ data: DataDirectory) throws -> ImportRecoveryReport {
+        guard let found = leftovers(root: data.root, prefix: data.prefix) else {
+            return ImportRecoveryReport(action: .none, found: "nothing to recover", done: "nothing was changed", archiveErrors: [])
+        }
+        let journal = try found.journal.map(ImportJournal.read)
+        for database in journal?.databases ?? data.databases where LockProbe.isInUse(database) {
+            throw ArchiveFailure("'\(database)' is open in another program (SimpleX Chat?); close it, then settle the import again", remedy: .recover(.archiveImport))
+        }
+        if let journal, let path = found.journal {
+            let outcome = try ImportSwap.complete(journal, journalPath: path)
+            let aside = outcome.previousFolders.isEmpty ? "" : "; the previous files and wallpapers are in " + outcome.previousFolders.map { "'\($0)'" }.joined(separator: " and ")
+            return ImportRecoveryReport(action: .rolledForward, found: found.summary,
+                                        done: "finished the import: the data directory now holds the archive's databases and files (the old databases are kept as .bak\(aside))",
+                                        archiveErrors: outcome.archiveErrors)
+        }
+        try ImportFiles.removeTree(ImportFiles.staging(root: data.root))
+        return ImportRecoveryReport(action: .rolledBack, found: found.summary,
+                                    done: "rolled back: deleted the staging folder; the data directory is as it was before the import",
+                                    archiveErrors: [])
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension AtomicFileWriter {
+    /// Temp files that writers of `destination` left when they were killed before `commit()` or
+    /// `abort()`: named after it, in its folder, and not locked. Every writer holds an exclusive
+    /// `flock` on its temp file while it lives and the kernel drops it when the process dies, however
+    /// it dies, so a concurrent run's live temp file is never counted.
+    public static func staleTempFiles(of destination: String) -> [String] {
+        let folder = Path.parent(destination)
+        let prefix = tempPrefix + Path.basename(destination).prefix(64) + "."
+        guard let dir = opendir(folder) else { return [] }
+        defer { closedir(dir) }
+        var stale: [String] = []
+        while let item = readdir(dir) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // mkstemp's six random characters follow the prefix.
+            guard name.hasPrefix(prefix), name.utf8.count == prefix.utf8.count + 6 else { continue }
+            let path = Path.join(folder, name)
+            if !isLockedByLiveWriter(path) { stale.append(path) }
+        }
+        return stale.sorted()
+    }
+
+    /// Removes `staleTempFiles(of:)`; returns how many went.
+    @discardableResult
+    public static func removeStaleTempFiles(of destination: String) -> Int {
+        staleTempFiles(of: destination).reduce(0) { $0 + (unlink($1) == 0 ? 1 : 0) }
+    }
+
+    /// Whether a live `AtomicFileWriter` holds `path` (a temp file of ours).
+    public static func isLockedByLiveWriter(_ path: String) -> Bool {
+        guard let fd = try? POSIXFile.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return false }
+        defer { close(fd) }
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 { flock(fd, LOCK_UN); return false }
+        return true
+    }
+}

@@ -1,0 +1,99 @@
+import SXCrypto
+import Foundation
+import SXCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Write-ahead log beside a manifest (`<manifest>.journal`, 0600). Every key is made durable here
+/// BEFORE the file it belongs to is replaced, so a kill at any instant leaves each file either
+/// untouched or encrypted with a key that survives. `recover` settles what a killed run left.
+struct ManifestJournal {
+    enum Operation: String, Codable { case encrypt, decrypt }
+
+    struct Record: Codable {
+        var op: Operation
+        /// Absolute path of the file being replaced (in place) or written.
+        var filePath: String
+        var cryptoArgs: CryptoFileManifest.RawArgs
+        /// Size of the file before the operation.
+        var sourceSize: Int64
+    }
+
+    let path: String
+
+    init(manifestPath: String) { path = DataDirectoryNames.manifestJournal(of: manifestPath) }
+
+    func append(_ records: [Record]) throws {
+        guard !records.isEmpty else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        var bytes: [UInt8] = []
+        for r in records { bytes += Array(try encoder.encode(r)) + [0x0A] }
+        let fd = try POSIXFile.open(path, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
+        defer { close(fd) }
+        try bytes.withUnsafeBytes { try POSIXFile.writeAll(fd, $0, path: path) }
+        try POSIXFile.fsync(fd, path: path)
+        try POSIXFile.fsyncDirectory(Path.parent(path))
+    }
+
+    func records() throws -> [Record] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        let bytes = try FileBytes.read(path, limit: 1 << 30)
+        // A torn last line (killed mid-append) was never fsync'd as a whole: its file was not touched.
+        return bytes.split(separator: 0x0A).compactMap { try? JSONDecoder().decode(Record.self, from: Data($0)) }
+    }
+
+    func clear() throws {
+        guard unlink(path) == 0 || errno == ENOENT else { throw FileSystemError("remove", path: path) }
+        try POSIXFile.fsyncDirectory(Path.parent(path))
+    }
+
+    /// Settles an interrupted run against the files on disk and rewrites the manifest. Returns how
+    /// many journal records were settled. A key is dropped only when its file provably no longer
+    /// needs it (decrypted: the tag fails AND the size is exactly the plaintext size).
+    func recover(into manifest: inout CryptoFileManifest) throws -> Int {
+        let pending = try records()
+        guard !pending.isEmpty else {
+            if FileManager.default.fileExists(atPath: path) { try clear() }
+            return 0
+        }
+        for record in pending {
+            AtomicFileWriter.removeStaleTempFiles(of: record.filePath)
+            guard let args = try? JSONDecoder().decode(CryptoFileArgs.self, from: JSONEncoder().encode(record.cryptoArgs)) else { continue }
+            // Either key schedule: a journal of sxkit before 0.2.0 names files encrypted with its own.
+            let encrypted = (try? CryptoFile.schedule(of: record.filePath, args: args)) != nil
+            switch record.op {
+            case .encrypt:
+                if encrypted { manifest.set(record.filePath, args: args) }
+            case .decrypt:
+                let size = (try? POSIXFile.status(record.filePath)).map { Int64($0.st_size) }
+                if !encrypted, size == record.sourceSize - Int64(CryptoFile.tagLength) { manifest.remove(record.filePath) }
+            }
+        }
+        try manifest.save()
+        try clear()
+        return pending.count
+    }
+
+}
+
+/// An exclusive lock on the manifest's folder for the length of a batch, so two runs never
+/// interleave their journals.
+final class ManifestLock {
+    private let fd: Int32
+
+    init(manifestPath: String) throws {
+        let folder = Path.parent(manifestPath)
+        fd = try POSIXFile.open(folder, flags: O_RDONLY | O_DIRECTORY)
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            close(fd)
+            throw ManifestError.busy(path: manifestPath)
+        }
+    }
+
+    deinit {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import SXCore
+import SXImages
+
+struct ImageCompressCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compress",
+        abstract: "Compress images so each fits the inline limit (255 KiB), with the best quality that fits.",
+        discussion: """
+        Opaque images become progressive JPEG, images with real transparency palette PNG. Each image is \
+        decoded once at a reduced size, upright (EXIF orientation applied), in sRGB, and metadata \
+        (EXIF, GPS, XMP, IPTC, ICC) is removed unless --keep-metadata. Scale and quality are chosen \
+        together with a handful of encodes. Inputs: JPEG, PNG, WebP, GIF (first frame; an animated GIF \
+        that already fits is kept as it is), TIFF, and HEIC/HEIF/AVIF when libvips can read them \
+        (see sxkit --version). Outputs are named <stem>.jpg, .png or .txt (--data-uri) below -o DIR, \
+        keeping folder inputs' structure; inputs are never overwritten.
+        """
+    )
+
+    @Argument(help: "Image files and folders (searched recursively).", completion: .file())
+    var paths: [String]
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: "Folder for the results, or - for stdout (one input only).")
+    var output: String
+
+    @Option(name: .customLong("max-size"), help: ArgumentHelp("Budget per image (e.g. 255KiB, 20KiB).", valueName: "size"))
+    var maxSize = ByteSizeArgument(argument: "255KiB")!
+
+    @Option(name: .long, help: "Output format: auto (JPEG, or PNG for transparency), jpeg or png.")
+    var format: ImageFormatChoice = .auto
+
+    @Flag(name: .customLong("keep-metadata"), help: "Keep EXIF, XMP and ICC metadata (the budget still applies).")
+    var keepMetadata = false
+
+    @Flag(name: .customLong("data-uri"), help: "Write a data:image/…;base64 string; the budget applies to the whole string.")
+    var dataURI = false
+
+    @Option(name: .customLong("max-pixels"), help: "Refuse images whose header declares more pixels than this.")
+    var maxPixels = ImageCompressionOptions.defaultMaxPixels
+
+    @OptionGroup var jobs: JobsOption
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        if output == "-" && paths.count != 1 { throw ValidationError("-o - writes one image to stdout; give exactly one input") }
+        if maxSize.bytes < 1 || maxSize.bytes > Int64(Int32.max) { throw ValidationError("--max-size must be between 1 byte and 2 GiB") }
+        if maxPixels < 1 { throw ValidationError("--max-pixels must be at least 1") }
+    }
+
+    var options: ImageCompressionOptions {
+        ImageCompressionOptions(budget: Int(maxSize.bytes), format: format, keepMetadata: keepMetadata,
+                                dataURI: dataURI, maxPixels: maxPixels)
+    }
+
+    func run() throws {
+        if output == "-" {
+            VipsRuntime.configure(workers: 1)
+            let result = try ImageCompressor.compress(Path.absolute(paths[0]), options: options)
+            try result.bytes.withUnsafeBytes { try POSIXFile.writeAll(STDOUT_FILENO, $0, path: "stdout") }
+            return
+        }
+        let tracker = ProgressTracker(label: "compress")
+        let ticker = global.startProgress(tracker)
+        let batch = ImageBatch(options: options, jobs: jobs.jobs, progress: tracker)
+        let (items, seconds) = timed { batch.compress(paths, into: output) }
+        ticker?.stop()
+        let status = ImageTable.render(items, options: global, seconds: seconds)
+        if status != .ok { throw CommandFailure(status: status) }
+    }
+}
+
+extension ImageFormatChoice: ExpressibleByArgument {}
+
+/// The before/after table, or one JSON record a line.
+enum ImageTable {
+    static func render(_ items: [ImageBatch.Item], options: GlobalOptions, seconds: Double) -> ExitStatus {
+        let out = ConsoleOutput.standardOutput
+        let done = items.compactMap(\.record)
+        let failed = items.filter { $0.error != nil }
+        if options.json {
+            for item in items { out.writeLine(json(item)) }
+            out.writeLine("{\"type\":\"summary\",\"operation\":\"compress\",\"done\":\(done.count),\"failed\":\(failed.count),"
+                + "\"inputBytes\":\(done.reduce(0) { $0 + $1.inputBytes }),\"outputBytes\":\(done.reduce(0) { $0 + $1.outputBytes }),"
+                + "\"seconds\":\(String(format: "%.3f", seconds))}")
+        } else {
+            // Each error is a sentence that names its file.
+            for item in failed {
+                ConsoleOutput.standardError.writeLine("failed   \(item.error ?? item.source)" + (item.remedy.map { " — " + ErrorText.words($0) } ?? ""))
+            }
+            if !options.quiet {
+                if !done.isEmpty { out.writeLine(header) }
+                for item in items { if let record = item.record { out.writeLine(line(name: Path.basename(item.source), record)) } }
+                var summary = "compressed \(done.count) image(s), \(ByteCount.format(done.reduce(0) { $0 + $1.inputBytes })) → "
+                    + "\(ByteCount.format(Int64(done.reduce(0) { $0 + $1.outputBytes }))) in \(String(format: "%.2f", seconds)) s"
+                if !failed.isEmpty { summary += "; \(failed.count) FAILED (listed above)" }
+                out.writeLine(summary)
+            }
+        }
+        return failed.isEmpty ? .ok : .partial
+    }
+
+    static let header = cells(["image", "in", "in px", "out", "out px", "format", "quality", "encodes"])
+
+    static func line(name: String, _ r: ImageCompressionRecord) -> String {
+        cells([name, ByteCount.format(r.inputBytes), "\(r.inputWidth)x\(r.inputHeight)", ByteCount.format(Int64(r.outputBytes)),
+               "\(r.outputWidth)x\(r.outputHeight)", r.outputFormat.rawValue, r.quality.map(String.init) ?? "-", String(r.encodes)])
+    }
+
+    private static func cells(_ values: [String]) -> String {
+        let widths = [24, 10, 11, 10, 11, 6, 7, 7]
+        var text = values[0].count > widths[0] ? String(values[0].prefix(widths[0] - 1)) + "…" : values[0].padding(toLength: widths[0], withPad: " ", startingAt: 0)
+        for (value, width) in zip(values.dropFirst(), widths.dropFirst()) { text += " " + value.leftPadded(to: width) }
+        return text
+    }
+
+    static func json(_ item: ImageBatch.Item) -> String {
+        var fields = ["\"type\":\"image\"", "\"source\":\(JSONText.quote(item.source))"]
+        if let d = item.destination { fields.append("\"destination\":\(JSONText.quote(d))") }
+        if let r = item.record {
+            fields += ["\"status\":\"done\"", "\"inputBytes\":\(r.inputBytes)", "\"inputWidth\":\(r.inputWidth)",
+                       "\"inputHeight\":\(r.inputHeight)", "\"inputFormat\":\(JSONText.quote(r.inputFormat))",
+                       "\"outputBytes\":\(r.outputBytes)", "\"outputWidth\":\(r.outputWidth)", "\"outputHeight\":\(r.outputHeight)",
+                       "\"outputFormat\":\"\(r.outputFormat.rawValue)\"", "\"quality\":\(r.quality.map(String.init) ?? "null")",
+                       "\"encodes\":\(r.encodes)", "\"fullSizeEncodes\":\(r.fullSizeEncodes)", "\"milliseconds\":\(r.milliseconds)"]
+        } else {
+            fields += ["\"status\":\"failed\"", "\"error\":\(JSONText.quote(item.error ?? ""))"]
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import SXArchive
+import SXCore
+import SXProfileMove
+import SXTransfer
+
+struct MigrateReceiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receive",
+        abstract: "Receive a migrated profile from its recipient description and import it into a data directory.",
+        discussion: """
+        Every chunk's digest, the archive's digest and its tag are checked before the archive is \
+        decrypted; the archive's databases must open with the passphrase given before anything in \
+        the data directory is touched. The data directory must not hold a profile yet, unless \
+        --replace is given (the current databases are then kept as .bak). An interrupted receive or \
+        import is finished by running the same command again.
+        """
+    )
+
+    @Argument(help: "The recipient description written by `migrate send`: its .yaml file, a file holding its link, or - for stdin.", completion: .file())
+    var description: String
+
+    @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"))
+    var relay: String?
+
+    @Flag(name: .long, help: "Import over a profile already in the data directory (its databases are kept as .bak).")
+    var replace = false
+
+    @OptionGroup var chunks: ParallelChunksOptions
+
+    @OptionGroup var dataDirectory: DataDirectoryOptions
+    @OptionGroup var passphrase: PassphraseOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let data = dataDirectory.resolve()
+        let (parsed, _) = try DescriptionArgument.load(description)
+        let secret = try passphrase.resolve()
+        let receiver = DeviceMigrationReceiver(
+            dataDirectory: data, passphrase: secret,
+            options: .init(tempRoot: try MigrationTemp.folder(data), replaceExisting: replace, policy: chunks.policy),
+            relays: RelayOpener.resolver(override: relay))
+        let display = TransferEventDisplay(options: global, label: "receive")
+        let importTracker = ProgressTracker(label: "import")
+        let path = description
+        let (result, seconds) = try timed {
+            try waitFor { try await receiver.receive(parsed, path: path, importProgress: importTracker, events: display.handler) }
+        }
+        display.stop()
+        let report = result.importReport
+        for error in report.archiveErrors { ConsoleOutput.standardError.writeLine("sxkit: \(error.sentence)") }
+        if global.json {
+            try JSONDocument.print(Document(archive: result.archiveName, archiveBytes: result.archiveBytes,
+                                            chunksDownloaded: result.chunksDownloaded, dataDirectory: data.root, importReport: report))
+        } else if !global.quiet {
+            let out = ConsoleOutput.standardOutput
+            out.writeLine("received \(result.archiveName) (\(ByteCount.format(result.archiveBytes))); digests and tag verified")
+            out.writeLine("imported \(report.entries) entries (\(ByteCount.format(report.bytes))) into \(data.root) in \(String(format: "%.2f", seconds)) s")
+            if !report.backups.isEmpty { out.writeLine("the previous databases are kept as \(report.backups.joined(separator: ", "))") }
+            if !report.previousFolders.isEmpty {
+                out.writeLine("the previous files and wallpapers were moved to \(report.previousFolders.joined(separator: " and "))")
+            }
+            if !report.archiveErrors.isEmpty { out.writeLine("\(report.archiveErrors.count) problem(s), listed above") }
+        }
+        if !report.archiveErrors.isEmpty { throw CommandFailure(status: .partial) }
+    }
+
+    /// The `--json` document (transfer events come before it, one a line).
+    struct Document: Encodable {
+        var archive: String
+        var archiveBytes: Int64
+        var chunksDownloaded: Int
+        var dataDirectory: String
+        var importReport: ArchiveImportReport
+    }
+}

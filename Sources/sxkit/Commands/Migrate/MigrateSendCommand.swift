@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import SXCore
+import SXDatabase
+import Synchronization
+import SXProfileMove
+import SXTransfer
+
+struct MigrateSendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Export the data directory as a chat archive and send it through a relay.",
+        discussion: """
+        The archive is written to a private work folder in the data directory's temp folder and \
+        deleted once every chunk is on the relay. A send that is interrupted (killed, relay gone) \
+        resumes when the same command runs again: the archive exported the first time is sent, and \
+        chunks already on the relay are not sent again; --fresh exports a new archive instead. The \
+        recipient description (mode 0600) is what the other machine needs: hand it over privately.
+        """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The relay: a folder on a mounted disk or share, or an HTTP relay URL.", valueName: "dir|url"))
+    var relay: String
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
+        "Folder for the sender and recipient descriptions (default: the current folder).", valueName: "dir"))
+    var output: String?
+
+    @Flag(name: .long, help: "Export a new archive even when an interrupted send left one waiting.")
+    var fresh = false
+
+    @Flag(name: .long, help: "Send an archive above the 1 GiB soft limit, up to the 5 GiB hard limit.")
+    var force = false
+
+    @OptionGroup var chunks: ParallelChunksOptions
+
+    @OptionGroup var dataDirectory: DataDirectoryOptions
+    @OptionGroup var passphrase: PassphraseOptions
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let data = dataDirectory.resolve()
+        if let leftovers = RekeyRecovery.warning(for: DatabaseSet(dataDirectory: data)) {
+            throw UsageError("\(leftovers); run `sxkit db recover` first, then migrate; nothing was sent")
+        }
+        let tempRoot = try MigrationTemp.folder(data)
+        let sender = DeviceMigrationSender(
+            dataDirectory: data, passphrase: try passphrase.resolve(), relay: try RelayOpener.open(relay),
+            options: .init(descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath), tempRoot: tempRoot,
+                           fresh: fresh, force: force, policy: chunks.policy))
+        let exportTracker = ProgressTracker(label: "export")
+        let exportTicker = MigrationTemp.ExportTicker(global.json ? nil : global.startProgress(exportTracker))
+        let display = TransferEventDisplay(options: global, label: "send")
+        let (result, seconds) = try timed {
+            try waitFor {
+                try await sender.send(exportProgress: exportTracker) { event in
+                    exportTicker.stop()
+                    display.show(event)
+                }
+            }
+        }
+        exportTicker.stop()
+        display.stop()
+        let archiveErrors = result.export?.archiveErrors ?? []
+        for error in archiveErrors { ConsoleOutput.standardError.writeLine("sxkit: not archived: \(error.sentence)") }
+        if !global.json, !global.quiet {
+            let out = ConsoleOutput.standardOutput
+            let exported = result.export.map { "exported \($0.entries) entries" } ?? "resumed the archive exported at \(MigrationTemp.format(result.exportedAt))"
+            out.writeLine("\(exported); sent \(ByteCount.format(result.archiveBytes)) as \(result.transfer.chunks) encrypted chunk(s) to \(relay) "
+                + "in \(String(format: "%.2f", seconds)) s")
+            out.writeLine("recipient description: \(result.transfer.recipientDescriptions[0])")
+            out.writeLine("sender description (keep it; `sxkit transfer cancel` deletes the chunks): \(result.transfer.senderDescription)")
+            out.writeLine("on the other machine, with the same database passphrase:")
+            out.writeLine("  sxkit migrate receive '\(Path.basename(result.transfer.recipientDescriptions[0]))' --data-dir <new data dir>"
+                + (RelayOpener.isURL(relay) ? "" : " --relay <where this relay folder is mounted there>"))
+        }
+        if !archiveErrors.isEmpty { throw CommandFailure(status: .partial) }
+    }
+}
+
+/// Shared by `migrate send` and `migrate receive`.
+enum MigrationTemp {
+    /// The data directory's temp folder (or --temp-dir), created 0700: the archive waits there.
+    static func folder(_ data: DataDirectory) throws -> String {
+        let folder = data.primaryTempFolder
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return folder
+    }
+
+    static func format(_ date: Date) -> String {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        return format.string(from: date)
+    }
+
+    /// The export's progress bar, stopped (once) when the first transfer event arrives.
+    final class ExportTicker: Sendable {
+        private let ticker: Mutex<ProgressTicker?>
+        init(_ ticker: ProgressTicker?) { self.ticker = Mutex(ticker) }
+        func stop() {
+            let current = ticker.withLock { t in defer { t = nil }; return t }
+            current?.stop()
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import SXCore
+import SXCrypto
+import SXTransfer
+
+struct TransferPlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Say how each file would be sent (inline, relay or refused) and whether it would be received without asking.",
+        discussion: """
+        Inline: up to MAX_IMAGE_SIZE (261120 bytes). Relay: up to MAX_FILE_SIZE_XFTP (1 GiB), or with --force \
+        up to MAX_FILE_SIZE_XFTP_HARD (5 GiB). Images and voice messages up to 522240 bytes and videos up to \
+        1047552 bytes are received automatically; other files never are. Nothing is read but the sizes.
+        """
+    )
+
+    @Argument(help: "Files to plan.", completion: .file())
+    var files: [String]
+
+    @Flag(name: .long, help: "Plan relay transfers above the 1 GiB soft limit, up to the 5 GiB hard limit.")
+    var force = false
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let out = ConsoleOutput.standardOutput
+        var failed = 0
+        if !global.json && !global.quiet {
+            out.writeLine(Self.row(["file", "size", "kind", "method", "chunks", "auto-receive", "decided by"]))
+        }
+        for file in files {
+            do {
+                let d = try TransferDecision.forFile(file, force: force)
+                let header = try? TransferFileHeader(name: Path.basename(file))
+                let chunks = d.method == .relay ? header.map { ChunkPlan(contentSize: d.size, header: $0).count } ?? 0 : 0
+                if global.json {
+                    out.writeLine(Self.json(file: file, d, chunks: chunks))
+                } else if !global.quiet {
+                    let auto = d.autoReceive ? "yes" : "no"
+                    let autoWhy = d.autoReceiveLimitName.map { "\($0) \(d.autoReceiveLimit!)" } ?? "other files: never"
+                    out.writeLine(Self.row([Path.basename(file), ByteCount.format(d.size), d.kind.rawValue, d.method.rawValue,
+                                            d.method == .relay ? String(chunks) : "-", auto,
+                                            "\(d.methodLimitName) \(d.methodLimit); \(autoWhy)"]))
+                }
+                if d.method == .refused, !global.json { ConsoleOutput.standardError.writeLine("sxkit: \(Path.basename(file)): \(ErrorText.sentence(d.refusal!))") }
+            } catch {
+                failed += 1
+                if global.json {
+                    out.writeLine("{\"type\":\"error\",\"file\":\(JSONText.quote(file)),\"error\":\(JSONText.quote("\(error)"))}")
+                } else {
+                    ConsoleOutput.standardError.writeLine("sxkit: \(error)")
+                }
+            }
+        }
+        if failed > 0 { throw CommandFailure(status: failed == files.count ? .failed : .partial) }
+    }
+
+    static func row(_ cells: [String]) -> String {
+        let widths = [24, 10, 6, 8, 6, 12]
+        var text = ""
+        for (i, cell) in cells.enumerated() {
+            if i < widths.count {
+                let c = cell.count > widths[i] ? String(cell.prefix(widths[i] - 1)) + "…" : cell
+                text += c.padding(toLength: widths[i], withPad: " ", startingAt: 0) + " "
+            } else {
+                text += cell
+            }
+        }
+        return text
+    }
+
+    static func json(file: String, _ d: TransferDecision, chunks: Int) -> String {
+        var fields = ["\"type\":\"plan\"", "\"file\":\(JSONText.quote(file))", "\"size\":\(d.size)", "\"kind\":\"\(d.kind.rawValue)\"",
+                      "\"method\":\"\(d.method.rawValue)\"", "\"chunks\":\(chunks)", "\"autoReceive\":\(d.autoReceive)",
+                      "\"methodLimit\":{\"name\":\"\(d.methodLimitName)\",\"bytes\":\(d.methodLimit)}"]
+        if let name = d.autoReceiveLimitName, let bytes = d.autoReceiveLimit {
+            fields.append("\"autoReceiveLimit\":{\"name\":\"\(name)\",\"bytes\":\(bytes)}")
+        } else {
+            fields.append("\"autoReceiveLimit\":null")
+        }
+        if let refusal = d.refusal { fields.append("\"error\":\(JSONText.quote(refusal.description))") }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}

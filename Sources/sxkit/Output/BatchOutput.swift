@@ -1,0 +1,83 @@
+import SXFileEncryption
+import SXCore
+import SXCrypto
+
+/// Renders a batch report: aligned text, or one JSON object a line under --json.
+enum BatchOutput {
+    /// Prints the report and returns the exit status it implies (3 when some items failed).
+    static func render(_ report: BatchReport, verb: String, options: GlobalOptions, seconds: Double) -> ExitStatus {
+        let out = ConsoleOutput.standardOutput
+        let status: ExitStatus = report.failed > 0 ? .partial : .ok
+        if options.json {
+            for item in report.items { out.writeLine(json(item)) }
+            out.writeLine("{\"type\":\"summary\",\"operation\":\(JSONText.quote(verb)),\"done\":\(report.done),\"skipped\":\(report.skipped),"
+                + "\"failed\":\(report.failed),\"bytes\":\(report.bytes),\"recoveredFromInterruptedRun\":\(report.recoveredFromInterruptedRun),"
+                + "\"seconds\":\(String(format: "%.3f", seconds))}")
+            return status
+        }
+        if report.recoveredFromInterruptedRun > 0 {
+            ConsoleOutput.standardError.writeLine("sxkit: an earlier run was interrupted; settled \(report.recoveredFromInterruptedRun) file(s) it left in flight (all keys kept)")
+        }
+        for item in report.items {
+            switch item.status {
+            case .failed:
+                var reason = item.message ?? "unknown error"
+                // Library errors name their path; do not print it twice.
+                if reason.hasPrefix("'\(item.source)': ") { reason.removeFirst(item.source.count + 4) }
+                ConsoleOutput.standardError.writeLine("failed   \(item.source): \(reason)")
+            case .skipped where !options.quiet:
+                out.writeLine("skipped  \(item.source): \(item.message ?? "")")
+            case .done where item.message != nil && !options.quiet:
+                // Done, with something the user should know (a file in an earlier sxkit's format).
+                out.writeLine("note     \(item.source): \(item.message!)")
+            case .done where options.verbose:
+                let arrow = item.destination.map { $0 == item.source ? "" : " -> \($0)" } ?? ""
+                out.writeLine("\(verb)  \(item.source)\(arrow)  (\(ByteCount.format(item.bytes)))")
+            default:
+                break
+            }
+        }
+        if !options.quiet {
+            let rate = seconds > 0 ? "  \(ByteCount.format(Int64(Double(report.bytes) / seconds)))/s" : ""
+            var line = "\(verb) \(report.done) file(s), \(ByteCount.format(report.bytes)) in \(String(format: "%.2f", seconds)) s\(rate)"
+            if report.skipped > 0 { line += "; \(report.skipped) skipped" }
+            if report.failed > 0 { line += "; \(report.failed) FAILED (listed above)" }
+            out.writeLine(line)
+        }
+        return status
+    }
+
+    /// Runs a batch under a progress display (when `showsProgress`), prints its report, and ends
+    /// the command with exit status 3 when some items failed.
+    static func run(label: String, verb: String, options: GlobalOptions, showsProgress: Bool = true,
+                    _ work: (ProgressTracker) throws -> BatchReport) throws {
+        let tracker = ProgressTracker(label: label)
+        let ticker = showsProgress ? options.startProgress(tracker) : nil
+        let result = Result { try timed { try work(tracker) } }
+        ticker?.stop()
+        let (report, seconds) = try result.get()
+        let status = render(report, verb: verb, options: options, seconds: seconds)
+        if status != .ok { throw CommandFailure(status: status) }
+    }
+
+    static func json(_ item: BatchItemResult) -> String {
+        var fields = ["\"type\":\"file\"", "\"source\":\(JSONText.quote(item.source))"]
+        if let d = item.destination { fields.append("\"destination\":\(JSONText.quote(d))") }
+        fields.append("\"status\":\"\(item.status.rawValue)\"")
+        fields.append("\"bytes\":\(item.bytes)")
+        if let m = item.message {
+            let key = switch item.status { case .failed: "error"; case .skipped: "reason"; case .done: "note" }
+            fields.append("\"\(key)\":\(JSONText.quote(m))")
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+}
+
+/// Wall-clock seconds of a piece of work.
+func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    let value = try body()
+    let d = start.duration(to: clock.now)
+    return (value, Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+}

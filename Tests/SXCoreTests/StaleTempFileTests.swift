@@ -1,0 +1,39 @@
+import Foundation
+import SXCore
+import SXTestSupport
+import Testing
+
+@Suite("Stale temp files and data-directory names")
+struct StaleTempFileTests {
+    @Test func aDeadWritersTempFileIsStaleAndALiveOnesIsNot() throws {
+        let tmp = try TempFolder()
+        let destination = Path.join(tmp.root, "archive.zip")
+        // What a killed writer leaves: the prefix, the destination's name, six mkstemp characters, no lock.
+        let dead = try tmp.writeText(".sxkit-tmp-archive.zip.Ab3dE9", "partial")
+        // Same prefix but another destination, and a name without the six characters: not ours to count.
+        try tmp.writeText(".sxkit-tmp-archive.zip.old.Ab3dE9", "other")
+        try tmp.writeText(".sxkit-tmp-archive.zip.", "short")
+        let live = try AtomicFileWriter(destination: destination)
+        try live.write(Array("in progress".utf8))
+
+        #expect(AtomicFileWriter.isLockedByLiveWriter(live.tempPath))
+        #expect(!AtomicFileWriter.isLockedByLiveWriter(dead))
+        #expect(AtomicFileWriter.staleTempFiles(of: destination) == [dead])
+        #expect(AtomicFileWriter.removeStaleTempFiles(of: destination) == 1)
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        #expect(FileManager.default.fileExists(atPath: live.tempPath), "a live writer's temp file is never removed")
+        try live.commit()
+        #expect(try tmp.read("archive.zip") == Array("in progress".utf8))
+    }
+
+    @Test func everyCompanionAndBackupNameIsDefinedOnce() {
+        #expect(DataDirectoryNames.companions(of: "x.db") == ["x.db-journal", "x.db-wal", "x.db-shm"])
+        #expect(DataDirectoryNames.backup(of: "/d/simplex_v1_chat.db") == "/d/simplex_v1_chat.db.bak")
+        #expect(DataDirectoryNames.exported(of: "a.db") == "a.db.exported")
+        #expect(DataDirectoryNames.migrationBackup(of: "a.db") == "a.db.migration-backup")
+        #expect(DataDirectoryNames.rekeyJournal(of: "a_chat.db") == "a_chat.db.rekey-journal")
+        #expect(DataDirectoryNames.filesJournal(of: "a_chat.db") == "a_chat.db.files-journal")
+        #expect(DataDirectoryNames.manifestJournal(of: "keys.json") == "keys.json.journal")
+        #expect(AtomicFileWriter.tempPrefix == ".sxkit-tmp-")
+    }
+}

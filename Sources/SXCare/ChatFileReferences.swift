@@ -31,7 +31,7 @@ public struct ChatFileReferences: Sendable {
         do {
             kind = try DatabaseFileKind.classify(path: path)
         } catch {
-            throw CareError.chatDatabaseUnreadable(database: path, cause: "\(error)")
+            throw CareError.chatDatabaseUnreadable(database: path, cause: ErrorCause.text(of: error))
         }
         let key: SecretBytes
         switch kind {
@@ -49,7 +49,7 @@ public struct ChatFileReferences: Sendable {
         do {
             snapshot = try ReadOnlySnapshot(of: path)
         } catch {
-            throw CareError.chatDatabaseUnreadable(database: path, cause: "cannot make a private copy to read its WAL from: \(error)")
+            throw CareError.chatDatabaseUnreadable(database: path, cause: "cannot make a private copy to read its WAL from: \(ErrorCause.text(of: error))")
         }
         defer { snapshot.remove() }
         var out = ChatFileReferences()
@@ -74,7 +74,7 @@ public struct ChatFileReferences: Sendable {
         } catch let error as CareError {
             throw error
         } catch {
-            throw CareError.chatDatabaseUnreadable(database: path, cause: "\(error)")
+            throw CareError.chatDatabaseUnreadable(database: path, cause: ErrorCause.text(of: error))
         }
         return out
     }

@@ -138,7 +138,7 @@ struct RekeyJournal: Codable, Equatable {
         } catch let error as RekeyError {
             throw error
         } catch {
-            throw RekeyError.journalUnreadable(path: path, cause: "\(error)")
+            throw RekeyError.journalUnreadable(path: path, cause: ErrorCause.text(of: error))
         }
     }
 }

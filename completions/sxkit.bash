@@ -580,7 +580,7 @@ _sxkit_files() {
 
 _sxkit_files_encrypt() {
     repeating_flags=()
-    non_repeating_flags=(--in-place --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--in-place --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
     non_repeating_options=(-o --output --manifest --data-dir --files-dir --temp-dir --assets-dir --passphrase-file -j --jobs)
     __sxkit_offer_flags_options -1
@@ -625,7 +625,7 @@ _sxkit_files_encrypt() {
 
 _sxkit_files_decrypt() {
     repeating_flags=()
-    non_repeating_flags=(--in-place --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--in-place --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
     non_repeating_options=(--manifest --args-file -o --output --data-dir --files-dir --temp-dir --assets-dir --passphrase-file -j --jobs)
     __sxkit_offer_flags_options -1
@@ -756,7 +756,7 @@ _sxkit_image() {
 
 _sxkit_image_compress() {
     repeating_flags=()
-    non_repeating_flags=(--keep-metadata --data-uri --json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--keep-metadata --data-uri --force --json -q --quiet -v --verbose -h --help)
     repeating_options=()
     non_repeating_options=(-o --output --max-size --format --max-pixels -j --jobs)
     __sxkit_offer_flags_options -1
@@ -869,7 +869,7 @@ _sxkit_transfer_send() {
 
 _sxkit_transfer_receive() {
     repeating_flags=()
-    non_repeating_flags=(--json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--force --json -q --quiet -v --verbose -h --help)
     repeating_options=()
     non_repeating_options=(-o --output --relay --parallel --temp-dir --data-dir)
     __sxkit_offer_flags_options 1

@@ -56,9 +56,9 @@ function __sxkit_parse_tokens -S
             __sxkit_parse_subcommand 0 'h/help'
             switch $unparsed_tokens[1]
             case 'encrypt'
-                __sxkit_parse_subcommand -r 1 'o/output=' 'in-place' 'manifest=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand -r 1 'o/output=' 'in-place' 'force' 'manifest=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'decrypt'
-                __sxkit_parse_subcommand -r 1 'manifest=' 'args-file=' 'o/output=' 'in-place' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand -r 1 'manifest=' 'args-file=' 'o/output=' 'in-place' 'force' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'cat'
                 __sxkit_parse_subcommand 1 'manifest=' 'args-file=' 'h/help'
             case 'verify'
@@ -68,7 +68,7 @@ function __sxkit_parse_tokens -S
             __sxkit_parse_subcommand 0 'h/help'
             switch $unparsed_tokens[1]
             case 'compress'
-                __sxkit_parse_subcommand -r 1 'o/output=' 'max-size=' 'format=' 'keep-metadata' 'data-uri' 'max-pixels=' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand -r 1 'o/output=' 'max-size=' 'format=' 'keep-metadata' 'data-uri' 'max-pixels=' 'force' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
         case 'transfer'
             __sxkit_parse_subcommand 0 'h/help'
@@ -78,7 +78,7 @@ function __sxkit_parse_tokens -S
             case 'send'
                 __sxkit_parse_subcommand 1 'relay=' 'recipients=' 'force' 'o/output=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'receive'
-                __sxkit_parse_subcommand 1 'o/output=' 'relay=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'o/output=' 'force' 'relay=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'info'
                 __sxkit_parse_subcommand 1 'link=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'cancel'
@@ -318,6 +318,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit f
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit files encrypt" -ge 1' -F
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" o output' -s 'o' -l 'output' -d 'Write results below this folder, keeping the inputs.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" in-place' -l 'in-place' -d 'Replace each file (crash-safe: a killed run is finished by the next one).'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" force' -l 'force' -d 'Replace files already under -o DIR (each atomically); without it they are refused before any work.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" manifest' -l 'manifest' -d 'The manifest that receives the keys (created 0600, merged if present).' -rF
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfka ''
@@ -336,6 +337,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" args-file' -l 'args-file' -d 'A CryptoFileArgs JSON file ({"fileKey", "fileNonce"}), for a single file.' -rF
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" o output' -s 'o' -l 'output' -d 'Write results below this folder, keeping the inputs.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" in-place' -l 'in-place' -d 'Replace each file (crash-safe: a killed run is finished by the next one).'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" force' -l 'force' -d 'Replace files already under -o DIR (each atomically); without it they are refused before any work.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfka ''
@@ -369,6 +371,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" keep-metadata' -l 'keep-metadata' -d 'Keep EXIF, XMP and ICC metadata (the budget still applies).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" data-uri' -l 'data-uri' -d 'Write a data:image/…;base64 string; the budget applies to the whole string.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" max-pixels' -l 'max-pixels' -d 'Refuse images whose header declares more pixels than this.' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" force' -l 'force' -d 'Replace results already in the output folder (inputs are never replaced).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" j jobs' -s 'j' -l 'jobs' -d 'Files processed at once (default: the number of cores).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" q quiet' -s 'q' -l 'quiet' -d 'Print only errors.'
@@ -389,7 +392,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit transfer send" -eq 1' -F
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" relay' -l 'relay' -d 'The relay: a folder on a mounted disk or share, or an HTTP relay URL.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" recipients' -l 'recipients' -d 'How many recipient descriptions to write (each can download the file).' -rfka ''
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" force' -l 'force' -d 'Send files above the 1 GiB soft limit, up to the 5 GiB hard limit.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" force' -l 'force' -d 'Replace descriptions an earlier send of this file left in the output folder (its other recipient descriptions are removed), and send files above the 1 GiB soft limit, up to the 5 GiB hard limit.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" o output' -s 'o' -l 'output' -d 'Folder for the descriptions (default: the current folder).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" parallel' -l 'parallel' -d 'Chunks uploaded or downloaded at once (1-32).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" temp-dir' -l 'temp-dir' -d 'Folder for work files and resume state (default: the data directory\'s temp folder, else $TMPDIR/sxkit-transfers).' -rfka ''
@@ -399,7 +402,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" v verbose' -s 'v' -l 'verbose' -d 'Print every item, not only failures and the summary.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit transfer receive" -eq 1' -F
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" o output' -s 'o' -l 'output' -d 'A folder (the sender\'s file name is kept) or a new file\'s path (default: the current folder).' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" o output' -s 'o' -l 'output' -d 'A folder (the sender\'s file name is kept; a path ending in / is a folder, created when missing) or a new file\'s path (default: the current folder).' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" force' -l 'force' -d 'Replace an existing file of the same name (atomically, once the received file is verified).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" relay' -l 'relay' -d 'Use this folder for the description\'s folder relay (mounted elsewhere here).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" parallel' -l 'parallel' -d 'Chunks uploaded or downloaded at once (1-32).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" temp-dir' -l 'temp-dir' -d 'Folder for work files and resume state (default: the data directory\'s temp folder, else $TMPDIR/sxkit-transfers).' -rfka ''

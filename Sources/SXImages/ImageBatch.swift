@@ -25,6 +25,9 @@ public struct ImageBatch: Sendable {
 
     public static let defaultMemoryCap = 160_000_000
 
+    /// Whether results may replace files already in the output folder (inputs never are).
+    public var outputPolicy = OutputPolicy.refuse
+
     public init(options: ImageCompressionOptions, jobs: Int = ParallelWork.defaultJobs, progress: ProgressTracker? = nil,
                 memoryCap: Int = defaultMemoryCap) {
         self.options = options
@@ -40,6 +43,32 @@ public struct ImageBatch: Sendable {
         if let dot = stem.lastIndex(of: "."), dot != stem.startIndex { stem = String(stem[..<dot]) }
         let name = stem + "." + (options.dataURI ? "txt" : format.fileExtension)
         return folder.isEmpty || folder == "." ? name : Path.join(folder, name)
+    }
+
+    /// The output names an input may get: its format is chosen while compressing, so with `auto`
+    /// both the JPEG and the PNG name (and the GIF name for a GIF kept as it is).
+    public func possibleOutputNames(for relativePath: String) -> [String] {
+        if options.dataURI { return [outputName(for: relativePath, format: .jpeg)] }
+        var formats: [ImageFormat]
+        switch options.format {
+        case .jpeg: formats = [.jpeg]
+        case .png: formats = [.png]
+        case .auto: formats = [.jpeg, .png]
+        }
+        if relativePath.lowercased().hasSuffix(".gif") { formats.append(.gif) }
+        return formats.map { outputName(for: relativePath, format: $0) }
+    }
+
+    /// Checks, before anything is compressed, that `folder` is (or can become) a folder and that no
+    /// result would replace an existing file unless `outputPolicy` allows it: `OutputFolderError`,
+    /// `ExistingOutputError`.
+    public func checkOutputs(_ paths: [String], into folder: String) throws {
+        try OutputFolder.check(folder)
+        let files = InputFiles.expand(paths).files
+        let inputs = Set(files.map(\.path))
+        let root = Path.absolute(folder)
+        let outputs = files.flatMap { file in possibleOutputNames(for: file.relativePath).map { Path.join(root, $0) } }
+        try outputPolicy.check(outputs.filter { !inputs.contains($0) })
     }
 
     /// Compresses every image found under `paths` into `folder`, keeping folder inputs' structure.
@@ -71,11 +100,13 @@ public struct ImageBatch: Sendable {
                 guard isNew else {
                     return Item(source: file.path, error: "'\(file.path)': another input already writes '\(destination)'")
                 }
-                try FileManager.default.createDirectory(atPath: Path.parent(destination), withIntermediateDirectories: true)
+                // Checked before the batch too (`checkOutputs`); this catches a file that appeared since.
+                try outputPolicy.check([destination])
+                try OutputFolder.create(Path.parent(destination))
                 try AtomicFileWriter.write(result.bytes, to: destination)
                 return Item(source: file.path, destination: destination, record: result.record)
             } catch {
-                return Item(source: file.path, error: "\(error)", remedy: (error as? any SXError)?.remedy)
+                return Item(source: file.path, error: ErrorCause.text(of: error), remedy: (error as? any SXError)?.remedy)
             }
         }
         return items

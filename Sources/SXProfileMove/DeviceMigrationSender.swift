@@ -59,6 +59,8 @@ public struct DeviceMigrationSender: Sendable {
     }
 
     public func send(exportProgress: ProgressTracker? = nil, events: @escaping TransferEventHandler = { _ in }) async throws -> Result {
+        // A description folder that cannot be one is found before the export, not after the upload.
+        try OutputFolder.check(options.descriptionFolder)
         let work = workFolder
         let markerPath = Path.join(work, MigrationExportMarker.fileName)
         if options.fresh { try? FileManager.default.removeItem(atPath: work) }

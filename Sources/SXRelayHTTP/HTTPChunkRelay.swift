@@ -218,8 +218,8 @@ public final class HTTPChunkRelay: ChunkRelay {
         if error is RelayError || error is FileSystemError || error is CancellationError { return error }
         let text = String(describing: error)
         let reason = text.localizedCaseInsensitiveContains("refused") ? "connection refused"
-            : text.localizedCaseInsensitiveContains("timeout") ? "timed out (\(text))"
-            : text
+            : text.localizedCaseInsensitiveContains("timeout") ? "timed out"
+            : ErrorCause.text(of: error)
         return RelayError.unavailable(relay: url, reason: reason)
     }
 }

@@ -79,7 +79,7 @@ final class ChunkStore: Sendable {
             try AtomicFileWriter.write([UInt8](json), to: metaPath(record.senderId), mode: 0o600)
         } catch {
             _ = remove(record.senderId)
-            throw (error as? FileSystemError)?.isNoSpace == true ? .full : .io("\(error)")
+            throw (error as? FileSystemError)?.isNoSpace == true ? .full : .io(ErrorCause.text(of: error))
         }
         return .init(senderId: record.senderId, recipientIds: record.recipients.map(\.id))
     }

@@ -59,7 +59,7 @@ public final class RelayServer: Sendable {
         } catch {
             // Before the socket was bound, any failure is a failure to listen (port taken, bad host).
             if bound.withLock({ $0 }) { throw error }
-            throw RelayServerError.cannotListen(address: "\(shownHost):\(configuration.port)", cause: "\(error)")
+            throw RelayServerError.cannotListen(address: "\(shownHost):\(configuration.port)", cause: ErrorCause.text(of: error))
         }
     }
 

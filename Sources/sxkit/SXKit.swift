@@ -43,8 +43,12 @@ enum Main {
         } catch let error as CommandFailure {
             exit(error.status.rawValue)
         } catch let error as any SXError {
-            ConsoleOutput.standardError.writeLine("sxkit: \(ErrorText.sentence(error))")
+            ConsoleOutput.standardError.writeLine("sxkit: " + ErrorSentence.text(for: error))
             exit(error.exitStatus.rawValue)
+        } catch let error where !isArgumentParserError(error) {
+            // Foundation, swift-nio and Codable errors that were not mapped where they arose: still a sentence.
+            ConsoleOutput.standardError.writeLine("sxkit: " + ErrorSentence.text(for: error))
+            exit(ErrorSentence.exitStatus(for: error).rawValue)
         } catch {
             // ArgumentParser's own errors: help and version are clean exits; usage errors exit 2.
             let code = SXKit.exitCode(for: error)
@@ -55,6 +59,13 @@ enum Main {
             exit(code == .success ? 0 : code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue)
         }
     }
+}
+
+/// ArgumentParser's own errors (help, version, usage, clean exits, `ExitCode`) and errors thrown
+/// from `validate()`, which it renders itself.
+private func isArgumentParserError(_ error: any Error) -> Bool {
+    error is ValidationError || error is CleanExit || error is ExitCode
+        || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
 }
 
 /// Thrown by a command that already reported its outcome and only needs to set the exit status.

@@ -15,10 +15,10 @@ struct TransferRedirectTests {
     }
 
     func redirected(_ f: TransferFixture, relay: FolderRelay, edit: (inout FileDescription.Redirect) -> Void = { _ in }) async throws -> Redirected {
-        let sent = try await f.sender(relay).send(file: f.source)
+        let sent = try await f.sender(relay, replacing: true).send(file: f.source)
         let inner = try FileDescription.load(sent.recipientDescriptions[0])
         let direct = try f.temp.write("direct.yaml", Array(inner.yaml().utf8))
-        let viaRelay = try await f.sender(relay).send(file: direct)
+        let viaRelay = try await f.sender(relay, replacing: true).send(file: direct)
         var outer = try FileDescription.load(viaRelay.recipientDescriptions[0])
         var redirect = FileDescription.Redirect(size: inner.size, digest: inner.digest)
         edit(&redirect)
@@ -66,13 +66,13 @@ struct TransferRedirectTests {
         let first = try await redirected(f, relay: relay)
         // A redirect to a redirect: simplex-chat refuses chains.
         let chainFile = try f.temp.write("chain.yaml", Array(first.outer.yaml().utf8))
-        var chain = try FileDescription.load(try await f.sender(relay).send(file: chainFile).recipientDescriptions[0])
+        var chain = try FileDescription.load(try await f.sender(relay, replacing: true).send(file: chainFile).recipientDescriptions[0])
         chain.redirect = .init(size: first.outer.size, digest: first.outer.digest)
         await #expect(throws: TransferError.badRedirect(path: "c", reason: "it names another redirect (chains are not allowed)")) {
             try await f.receiver(relay).receive(chain, path: "c")
         }
         // A redirect to a file that is not a description at all.
-        var junk = try FileDescription.load(try await f.sender(relay).send(file: f.source).recipientDescriptions[0])
+        var junk = try FileDescription.load(try await f.sender(relay, replacing: true).send(file: f.source).recipientDescriptions[0])
         junk.redirect = .init(size: 1000, digest: [1, 2, 3])
         await #expect(throws: TransferError.self) { try await f.receiver(relay).receive(junk, path: "j") }
         #expect(try f.inbox().isEmpty)

@@ -94,9 +94,12 @@ struct TransferFixture {
 
     var fastPolicy: TransferPolicy { TransferPolicy(parallelChunks: 2, attempts: 2, firstBackoff: .milliseconds(1), maxBackoff: .milliseconds(2)) }
 
-    func sender(_ relay: any ChunkRelay, recipients: Int = 1) -> TransferSender {
-        TransferSender(relay: relay, options: .init(recipients: recipients, descriptionFolder: temp.file("descriptions"),
-                                                    tempRoot: temp.file("send-tmp"), policy: fastPolicy))
+    /// `replacing`: descriptions of an earlier send of the same file are replaced (`--force`).
+    func sender(_ relay: any ChunkRelay, recipients: Int = 1, replacing: Bool = false) -> TransferSender {
+        var options = TransferSender.Options(recipients: recipients, descriptionFolder: temp.file("descriptions"),
+                                             tempRoot: temp.file("send-tmp"), policy: fastPolicy)
+        options.outputPolicy = OutputPolicy(replaceExisting: replacing)
+        return TransferSender(relay: relay, options: options)
     }
 
     func receiver(_ relay: any ChunkRelay, destination: String? = nil) -> TransferReceiver {

@@ -71,7 +71,7 @@ public enum ArchiveImport {
         do {
             outcome = try ImportSwap.complete(journal, journalPath: journalPath)
         } catch {
-            throw ArchiveFailure("the import stopped while putting the archive's data in place: \(error); its recovery finishes it", remedy: .recover(.archiveImport))
+            throw ArchiveFailure("the import stopped while putting the archive's data in place: \(ErrorCause.text(of: error)); its recovery finishes it", remedy: .recover(.archiveImport))
         }
         let elapsed = start.duration(to: clock.now)
         return ArchiveImportReport(archiveErrors: plan.skippedErrors + stagingErrors + outcome.archiveErrors, entries: entries, bytes: bytes,
@@ -150,7 +150,8 @@ public enum ArchiveImport {
                     guard data.wallpapersFolder != nil else { skipped["wallpapers", default: 0] += 1; continue }
                     target = Path.join(wallpapers, name)
                 }
-                let out = try ExtractedFile(path: target, mode: entry.databaseRole != nil ? 0o600 : 0o644)
+                // Plaintext chat files as well as databases: readable by the user only.
+                let out = try ExtractedFile(path: target, mode: 0o600)
                 let problem: String?
                 do {
                     problem = try reader.readData { try out.write($0) }
@@ -187,7 +188,7 @@ public enum ArchiveImport {
     /// Says "no space" as such; other failures keep their own sentence.
     static func translate(_ error: any Error) -> any Error {
         if let error = error as? FileSystemError, error.isNoSpace {
-            return ArchiveFailure("no space left to import the archive (\(error)); the staging folder was deleted and nothing was changed")
+            return ArchiveFailure("no space left to import the archive (\(ErrorCause.text(of: error))); the staging folder was deleted and nothing was changed")
         }
         return error
     }

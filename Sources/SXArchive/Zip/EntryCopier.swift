@@ -33,7 +33,7 @@ struct EntryCopier {
         } catch let error as FileSystemError {
             progress?.itemDone()
             return error.code == ELOOP ? "'\(file.path)' became a symbolic link; links are not followed, so it was not archived"
-                : "\(error); it was not archived"
+                : "\(ErrorCause.text(of: error)); it was not archived"
         }
         defer { close(fd) }
         let st = try fileStatus(fd, file.path)
@@ -60,7 +60,7 @@ struct EntryCopier {
             do {
                 n = try POSIXFile.pread(fd, into: slice(0, Int(min(Int64(buffer.count), size - offset))), at: offset, path: path)
             } catch {
-                problem = "\(error) after \(offset) of \(size) bytes; the archived copy is incomplete"
+                problem = "\(ErrorCause.text(of: error)) after \(offset) of \(size) bytes; the archived copy is incomplete"
                 break
             }
             if n == 0 {

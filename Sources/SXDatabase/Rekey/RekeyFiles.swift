@@ -126,7 +126,7 @@ struct RekeyJournal: Codable, Equatable {
         } catch let error as RekeyError {
             throw error
         } catch {
-            throw RekeyError.journalUnreadable(path: path, cause: "\(error)")
+            throw RekeyError.journalUnreadable(path: path, cause: ErrorCause.text(of: error))
         }
     }
 }

@@ -59,6 +59,9 @@ public struct CryptoFileBatch: Sendable {
     /// alive at once and the work a kill can leave in flight.
     public var groupFiles = 2048
     public var groupBytes: Int64 = 512 << 20
+    /// Whether results under a destination folder may replace files already there (checked for
+    /// the whole batch before any work: `ExistingOutputError`).
+    public var outputPolicy = OutputPolicy.refuse
 
     public init(manifestPath: String, jobs: Int = ParallelWork.defaultJobs, progress: ProgressTracker? = nil) {
         self.manifestPath = Path.absolute(manifestPath)
@@ -91,8 +94,15 @@ public struct CryptoFileBatch: Sendable {
                 continue
             }
             let target = Self.target(of: f, destination)
+            if target != f.path, manifest.entry(for: target) != nil, POSIXFile.linkStatus(target) != nil {
+                // Written by an earlier run into this manifest: done already (a rerun finishes a batch).
+                results.append(BatchItemResult(source: f.path, destination: target, status: .skipped, bytes: 0,
+                                               message: "already encrypted (listed in the manifest)"))
+                continue
+            }
             work.append(Job(file: f, target: target, args: .random()))
         }
+        try Self.checkOutputs(work, destination, policy: outputPolicy)
         progress?.setTotals(items: work.count, bytes: work.reduce(0) { $0 + $1.file.size })
 
         for group in groups(work) {
@@ -127,6 +137,7 @@ public struct CryptoFileBatch: Sendable {
             }
             work.append(Job(file: f, target: Self.target(of: f, destination), args: args))
         }
+        try Self.checkOutputs(work, destination, policy: outputPolicy)
         progress?.setTotals(items: work.count, bytes: work.reduce(0) { $0 + $1.file.size })
 
         for group in groups(work) {
@@ -150,14 +161,16 @@ public struct CryptoFileBatch: Sendable {
 
     /// Decrypts one file whose arguments are given directly (no manifest involved).
     public static func decryptOne(_ path: String, args: CryptoFileArgs, to destination: BatchDestination,
-                                  progress: ProgressTracker? = nil) throws -> BatchItemResult {
+                                  outputPolicy: OutputPolicy = .refuse, progress: ProgressTracker? = nil) throws -> BatchItemResult {
         let (files, problems) = InputFiles.expand([path])
         if let p = problems.first { return BatchItemResult(source: p.path, status: .failed, bytes: 0, message: p.reason) }
         guard let file = files.first, files.count == 1 else {
             throw ManifestError.oneFileExpected(path: path)
         }
         let batch = CryptoFileBatch(manifestPath: "/", jobs: 1, progress: progress)
-        return batch.runGroup([Job(file: file, target: target(of: file, destination), args: args)], destination: destination) { job, writer in
+        let job = Job(file: file, target: target(of: file, destination), args: args)
+        try checkOutputs([job], destination, policy: outputPolicy)
+        return batch.runGroup([job], destination: destination) { job, writer in
             try CryptoFile.decrypt(file: job.file.path, to: writer, args: job.args, progress: progress).transformed
         }[0]
     }
@@ -195,7 +208,7 @@ public struct CryptoFileBatch: Sendable {
             let size = try CryptoFile.verify(file: path, args: args, progress: progress)
             return BatchItemResult(source: path, status: .done, bytes: size)
         } catch {
-            return BatchItemResult(source: path, status: .failed, bytes: 0, message: "\(error)")
+            return BatchItemResult(source: path, status: .failed, bytes: 0, message: ErrorCause.text(of: error))
         }
     }
 
@@ -239,6 +252,14 @@ public struct CryptoFileBatch: Sendable {
         case .inPlace: return file.path
         case .folder(let folder): return Path.join(Path.absolute(folder), file.relativePath)
         }
+    }
+
+    /// Into a folder: the folder must be one (or be creatable), and no result may land on an existing
+    /// file unless the policy allows it. In place, the files are the inputs: nothing to check.
+    static func checkOutputs(_ work: [Job], _ destination: BatchDestination, policy: OutputPolicy) throws {
+        guard case .folder(let folder) = destination else { return }
+        try OutputFolder.check(folder)
+        try policy.check(work.map(\.target))
     }
 
     static func raw(_ args: CryptoFileArgs) -> CryptoFileManifest.RawArgs {

@@ -43,7 +43,7 @@ public struct CryptoFileManifest: Sendable {
             var args: CryptoFileArgs?
             if let a = r.cryptoArgs {
                 do { args = try JSONDecoder().decode(CryptoFileArgs.self, from: JSONEncoder().encode(a)) } catch {
-                    throw ManifestError.badEntry(path: manifest.path, index: i, filePath: r.filePath, detail: "\(error)")
+                    throw ManifestError.badEntry(path: manifest.path, index: i, filePath: r.filePath, detail: ErrorCause.text(of: error))
                 }
             }
             let absolute = Path.absolute(r.filePath, relativeTo: manifest.folder)
@@ -96,7 +96,7 @@ public struct CryptoFileManifest: Sendable {
         case DecodingError.keyNotFound(let k, _): return "missing \(k.stringValue)"
         case DecodingError.typeMismatch(_, let c): return c.debugDescription
         case DecodingError.valueNotFound(_, let c): return c.debugDescription
-        default: return "\(error)"
+        default: return ErrorCause.text(of: error)
         }
     }
 }

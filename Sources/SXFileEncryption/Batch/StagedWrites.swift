@@ -91,7 +91,7 @@ public enum StagedWrites {
             } catch let skip as NothingToDo {
                 return StagedWrite(writer: nil, result: BatchItemResult(source: t.source, destination: t.destination, status: .skipped, bytes: 0, message: skip.reason))
             } catch {
-                return StagedWrite(writer: nil, result: BatchItemResult(source: t.source, destination: t.destination, status: .failed, bytes: 0, message: "\(error)"))
+                return StagedWrite(writer: nil, result: BatchItemResult(source: t.source, destination: t.destination, status: .failed, bytes: 0, message: ErrorCause.text(of: error)))
             }
         }
         guard !flushEach, let first = staged.first(where: { $0.writer != nil })?.writer else { return staged }
@@ -104,7 +104,7 @@ public enum StagedWrites {
                 w.abort()
                 var r = s.result
                 r.status = .failed
-                r.message = "\(error)"
+                r.message = ErrorCause.text(of: error)
                 return StagedWrite(writer: nil, result: r)
             }
         }
@@ -135,7 +135,7 @@ public enum StagedWrites {
                 return (result, Path.parent(writer.destination))
             } catch {
                 result.status = .failed
-                result.message = "\(error)"
+                result.message = ErrorCause.text(of: error)
                 return (result, nil)
             }
         }

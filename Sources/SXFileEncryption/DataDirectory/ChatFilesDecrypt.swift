@@ -31,8 +31,11 @@ extension ChatFilesWork {
     }
 
     /// Writes a decrypted copy of every CryptoFile into `output`, named after `files.file_name`
-    /// (0600; each tag checked before the copy appears). The chat DB is only read.
-    public func export(to output: String, passphrase: SecretBytes) throws -> ChatFilesReport {
+    /// (0600; each tag checked before the copy appears). The chat DB is only read. Names depend only
+    /// on the database (two files with one name: `name (2).ext`), so a rerun names every copy as the
+    /// first run did; copies already in `output` are refused before any work unless `outputPolicy`
+    /// replaces them (`ExistingOutputError`).
+    public func export(to output: String, passphrase: SecretBytes, outputPolicy: OutputPolicy = .refuse) throws -> ChatFilesReport {
         let folder = try filesFolder()
         let snapshot = try ReadOnlySnapshot(of: directory.chatDatabase)
         defer { snapshot.remove() }
@@ -43,15 +46,27 @@ extension ChatFilesWork {
         }
         let target = Path.absolute(output)
         do {
-            try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try OutputFolder.check(target)
         } catch {
-            throw ChatFilesError.outputFolderUnusable(path: target, cause: (error as NSError).localizedDescription)
+            throw ChatFilesError.outputFolderUnusable(path: target, cause: ErrorCause.text(of: error))
         }
-        var names = ExportNames(taken: Set((try? FileManager.default.contentsOfDirectory(atPath: target)) ?? []))
+        // Every copy's name, decided before any work: the same walk as the export's, keys only.
+        var names = ExportNames(taken: [])
+        var copies: [String: String] = [:]
+        try FilesFolderEntries.walk(db, pageRows: pageRows) { item in
+            guard case .entry(let entry) = item, entry.args != nil else { return }
+            copies[entry.path] = Path.join(target, names.claim(entry.fileName, fileId: entry.fileIds[0]))
+        }
+        try outputPolicy.check(copies.values.sorted())
+        do {
+            try OutputFolder.create(target, mode: 0o700)
+        } catch {
+            throw ChatFilesError.outputFolderUnusable(path: target, cause: ErrorCause.text(of: error))
+        }
         let pending = try ChatFilesTable.pendingTotals(in: db, encrypted: true)
         progress?.setTotals(items: pending.rows, bytes: pending.bytes)
         try run(db, into: &report, plan: { entry in
-            planDecrypt(entry, folder: folder) { entry in Path.join(target, names.claim(entry.fileName, fileId: entry.fileIds[0])) }
+            planDecrypt(entry, folder: folder) { entry in copies[entry.path] ?? Path.join(target, ExportNames.sanitise(entry.fileName, fileId: entry.fileIds[0])) }
         }, group: { group in
             let staged = stage(group) { item, writer, progress in
                 try CryptoFile.decrypt(file: item.source, to: writer, args: item.args, progress: progress).transformed

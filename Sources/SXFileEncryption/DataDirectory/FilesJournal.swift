@@ -80,7 +80,7 @@ struct FilesJournal {
             defer { Wipe.array(&bytes) }
             return try bytes.split(separator: 0x0A).map { try JSONDecoder().decode(Record.self, from: Data($0)) }
         } catch {
-            throw ChatFilesError.journalUnreadable(path: path, cause: "\(error)")
+            throw ChatFilesError.journalUnreadable(path: path, cause: ErrorCause.text(of: error))
         }
     }
 

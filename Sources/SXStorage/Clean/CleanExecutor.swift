@@ -61,7 +61,7 @@ public struct CleanExecutor: Sendable {
             switch SafeRemoval.remove(item) {
             case .removed: removed[item.category, default: Usage()].add(item.size)
             case .changed(let why): result.skipped.append(.init(path: item.path, category: item.category, reason: why))
-            case .failed(let error): result.failures.append(.init(path: item.path, category: item.category, reason: "\(error)"))
+            case .failed(let error): result.failures.append(.init(path: item.path, category: item.category, reason: ErrorCause.text(of: error)))
             }
         }
         // Folders emptied by the removals go too, deepest first; one that still holds something stays.

@@ -213,7 +213,7 @@ enum CleanPlanner {
             } catch let error as CareError {
                 return StorageReport.Reclaim(target: name, usage: Usage(), blockedBy: error.blockedSentence)
             } catch {
-                return StorageReport.Reclaim(target: name, usage: Usage(), blockedBy: "\(error)")
+                return StorageReport.Reclaim(target: name, usage: Usage(), blockedBy: ErrorCause.text(of: error))
             }
         }
     }

@@ -40,7 +40,7 @@ public struct ChatFileReferences: Sendable {
         do {
             snapshot = try ReadOnlySnapshot(of: path)
         } catch {
-            throw CareError.chatDatabaseUnreadable(database: path, cause: "cannot make a private copy to read its WAL from: \(error)")
+            throw CareError.chatDatabaseUnreadable(database: path, cause: "cannot make a private copy to read its WAL from: \(ErrorCause.text(of: error))")
         }
         defer { snapshot.remove() }
         var out = ChatFileReferences()
@@ -65,7 +65,7 @@ public struct ChatFileReferences: Sendable {
         } catch let error as CareError {
             throw error
         } catch {
-            throw CareError.chatDatabaseUnreadable(database: path, cause: "\(error)")
+            throw CareError.chatDatabaseUnreadable(database: path, cause: ErrorCause.text(of: error))
         }
         return out
     }

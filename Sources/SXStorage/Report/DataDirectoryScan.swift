@@ -72,7 +72,7 @@ public struct DataDirectoryScan: Sendable {
                 } catch let error as CareError {
                     result = .failure(error)
                 } catch {
-                    result = .failure(.chatDatabaseUnreadable(database: dir.chatDatabase, cause: "\(error)"))
+                    result = .failure(.chatDatabaseUnreadable(database: dir.chatDatabase, cause: ErrorCause.text(of: error)))
                 }
                 referencesBox.withLock { $0 = result }
             } else if let folder = dir.filesFolder {

@@ -38,7 +38,7 @@ struct SendState: Codable, Equatable {
         do {
             state = try JSONDecoder().decode(SendState.self, from: Data(bytes))
         } catch {
-            throw TransferError.stateMismatch(path: path, reason: "it cannot be read: \(error)")
+            throw TransferError.stateMismatch(path: path, reason: "it cannot be read: \(ErrorCause.text(of: error))")
         }
         let logPath = SendStateStore.logPath(path)
         guard FileManager.default.fileExists(atPath: logPath) else { return state }

@@ -88,7 +88,7 @@ public struct TransferPolicy: Sendable {
             do {
                 return try await body()
             } catch let error as RelayError where error.isTransient && attempt < attempts {
-                warn("\(what): \(error); retrying in \(delay) (attempt \(attempt + 1) of \(attempts))")
+                warn("\(what): \(ErrorCause.text(of: error)); retrying in \(delay) (attempt \(attempt + 1) of \(attempts))")
                 try await Task.sleep(for: delay)
                 delay = min(delay * 2, maxBackoff)
             }

@@ -14,6 +14,8 @@ public struct TransferReceiver: Sendable {
         public var destination: String?
         public var tempRoot: String
         public var policy: TransferPolicy
+        /// Whether the received file may replace an existing one (atomically, once verified).
+        public var outputPolicy = OutputPolicy.refuse
 
         public init(destination: String? = nil, tempRoot: String, policy: TransferPolicy = TransferPolicy()) {
             self.destination = destination
@@ -43,10 +45,10 @@ public struct TransferReceiver: Sendable {
         do {
             return try await run(description, path: path, events: events)
         } catch let error as RelayError {
-            if case .chunkNotFound = error { events(.rcvFileSndCancelled(error: "\(error)")) } else { events(.rcvFileError(error: "\(error)")) }
+            if case .chunkNotFound = error { events(.rcvFileSndCancelled(error: ErrorCause.text(of: error))) } else { events(.rcvFileError(error: ErrorCause.text(of: error))) }
             throw error
         } catch {
-            events(.rcvFileError(error: "\(error)"))
+            events(.rcvFileError(error: ErrorCause.text(of: error)))
             throw error
         }
     }
@@ -148,7 +150,8 @@ public struct TransferReceiver: Sendable {
         }
 
         // Decrypt into a temp file in the destination folder; publish only after the tag checked.
-        let writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o644)
+        // Plaintext: readable by the user only, from the first byte (as every sxkit output holding plaintext).
+        let writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o600)
         writer.bypassPageCache = true
         // The chunks go as they are decrypted: the plaintext takes over their disk space.
         let header = try TransferFileCrypto.decrypt(segments: segments, encryptedSize: description.size, args: args, to: writer,
@@ -156,11 +159,17 @@ public struct TransferReceiver: Sendable {
         let final = try fixedName.map { Path.join(folder, $0) } ?? Path.join(folder, Self.safeName(header.name))
         do {
             try writer.finishWriting(flush: true)
-            // link(2) never replaces: an existing file is kept and reported.
-            guard link(writer.tempPath, final) == 0 else {
-                throw errno == EEXIST ? TransferError.destinationExists(path: final) as any Error : FileSystemError("create", path: final)
+            if options.outputPolicy.replaceExisting {
+                if let st = POSIXFile.linkStatus(final), (st.st_mode & S_IFMT) == S_IFDIR { throw TransferError.destinationExists(path: final) }
+                guard rename(writer.tempPath, final) == 0 else { throw FileSystemError("replace", path: final) }
+                writer.abort()  // the temp name is gone already; nothing is removed
+            } else {
+                // link(2) never replaces: an existing file is kept and reported.
+                guard link(writer.tempPath, final) == 0 else {
+                    throw errno == EEXIST ? TransferError.destinationExists(path: final) as any Error : FileSystemError("create", path: final)
+                }
+                writer.abort()  // removes the temp name; the file stays under its final name
             }
-            writer.abort()  // removes the temp name; the file stays under its final name
             try POSIXFile.fsyncDirectory(folder)
         } catch {
             writer.abort()
@@ -200,7 +209,7 @@ public struct TransferReceiver: Sendable {
         do {
             inner = try FileDescription.parse(yaml: text)
         } catch {
-            throw TransferError.badRedirect(path: path, reason: "the file it names is not a valid description: \(error)")
+            throw TransferError.badRedirect(path: path, reason: "the file it names is not a valid description: \(ErrorCause.text(of: error))")
         }
         guard inner.party == .recipient else { throw TransferError.badRedirect(path: path, reason: "the file it names is a sender description") }
         guard inner.redirect == nil else { throw TransferError.badRedirect(path: path, reason: "it names another redirect (chains are not allowed)") }
@@ -213,10 +222,15 @@ public struct TransferReceiver: Sendable {
     private func destination() throws -> (String, String?) {
         guard let given = options.destination else { return (FileManager.default.currentDirectoryPath, nil) }
         let absolute = Path.absolute(given)
+        // `-o name/`: a folder, created when missing.
+        if OutputFolder.isFolderSyntax(given) {
+            try OutputFolder.create(absolute)
+            return (absolute, nil)
+        }
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder) {
             if isFolder.boolValue { return (absolute, nil) }
-            throw TransferError.destinationExists(path: absolute)
+            if !options.outputPolicy.replaceExisting { throw TransferError.destinationExists(path: absolute) }
         }
         return (Path.parent(absolute), Path.basename(absolute))
     }

@@ -17,6 +17,9 @@ public struct TransferSender: Sendable {
         /// Where the work folder (the send's state, with its key: mode 0700) lives: the data dir's temp folder or --temp-dir.
         public var tempRoot: String
         public var policy: TransferPolicy
+        /// Whether descriptions of an earlier send of the same file may be replaced; those of its
+        /// recipients beyond `recipients` are then removed, so none outlives the send it belonged to.
+        public var outputPolicy = OutputPolicy.refuse
 
         public init(recipients: Int = 1, force: Bool = false, descriptionFolder: String, tempRoot: String, policy: TransferPolicy = TransferPolicy()) {
             self.recipients = recipients
@@ -58,7 +61,7 @@ public struct TransferSender: Sendable {
         do {
             return try await run(file: Path.absolute(file), events: events)
         } catch {
-            events(.sndFileError(error: "\(error)"))
+            events(.sndFileError(error: ErrorCause.text(of: error)))
             throw error
         }
     }
@@ -71,6 +74,9 @@ public struct TransferSender: Sendable {
         let size = Int64(st.st_size)
         let decision = try TransferDecision.forFile(file, force: options.force)
         if let refusal = decision.refusal { throw refusal }
+        // Where the descriptions go is checked before anything is uploaded.
+        try OutputFolder.check(options.descriptionFolder)
+        try options.outputPolicy.check(descriptionPaths(for: file).all)
 
         let work = try workFolder(for: file)
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -215,8 +221,26 @@ public struct TransferSender: Sendable {
         try await store.record(SendStep(chunk: i, uploaded: true))
     }
 
+    /// The descriptions a send of `file` writes, and those an earlier send with more recipients left.
+    public func descriptionPaths(for file: String) -> (sender: String, recipients: [String], stale: [String], all: [String]) {
+        let stem = Path.join(options.descriptionFolder, Path.basename(file))
+        let recipients = (0..<options.recipients).map { stem + ".recipient-\($0 + 1).yaml" }
+        let prefix = Path.basename(file) + ".recipient-"
+        var stale: [String] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: options.descriptionFolder)) ?? []
+        where name.hasPrefix(prefix) && name.hasSuffix(".yaml") {
+            guard let n = Int(name.dropFirst(prefix.count).dropLast(5)), n > options.recipients else { continue }
+            stale.append(Path.join(options.descriptionFolder, name))
+        }
+        stale.sort { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
+        return (stem + ".sender.yaml", recipients, stale, [stem + ".sender.yaml"] + recipients + stale)
+    }
+
     private func writeDescriptions(_ state: SendState, file: String) throws -> (String, [String]) {
-        try FileManager.default.createDirectory(atPath: options.descriptionFolder, withIntermediateDirectories: true)
+        try OutputFolder.create(options.descriptionFolder)
+        // Checked before the upload; again here, for descriptions that appeared meanwhile.
+        let planned = descriptionPaths(for: file)
+        try options.outputPolicy.check(planned.all)
         let server = relay.address
         func description(_ party: FileDescription.Party, replica: (SendState.Chunk) throws -> ChunkReplica) throws -> FileDescription {
             let chunks = try state.chunks.enumerated().map { i, c in
@@ -235,6 +259,8 @@ public struct TransferSender: Sendable {
             try description(.recipient) { try SendState.replica(id: $0.recipients?[r][0], key: $0.recipients?[r][1]) }.save(to: path)
             recipientPaths.append(path)
         }
+        // Replaced: the earlier send's extra recipients would otherwise look like this send's.
+        for path in planned.stale where unlink(path) != 0 && errno != ENOENT { throw FileSystemError("remove", path: path) }
         return (senderPath, recipientPaths)
     }
 

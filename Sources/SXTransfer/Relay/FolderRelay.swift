@@ -229,12 +229,12 @@ public struct FolderRelay: ChunkRelay {
             return nil
         } catch {
             try checkMounted()
-            throw RelayError.unavailable(relay: name, reason: "\(error)")
+            throw RelayError.unavailable(relay: name, reason: ErrorCause.text(of: error))
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(bytes))
         } catch {
-            throw RelayError.protocolError(relay: name, reason: "'\(path)' is damaged: \(error)")
+            throw RelayError.protocolError(relay: name, reason: "'\(path)' is damaged: \(ErrorCause.text(of: error))")
         }
     }
 

@@ -45,7 +45,7 @@ struct DatabaseStatusCommand: ParsableCommand {
                 let (status, cipher) = try Migrator(migrations: item.list).status(file: item.target.path, passphrase: secret)
                 return Report(database: item.target, list: item.listDescription, cipher: cipher, status: status)
             } catch {
-                return Report(database: item.target, list: item.listDescription, error: "\(error)")
+                return Report(database: item.target, list: item.listDescription, error: ErrorSentence.text(for: error))
             }
         }
         if options.json {

@@ -20,9 +20,15 @@ struct DestinationOptions: ParsableArguments {
     @Flag(name: .customLong("in-place"), help: "Replace each file (crash-safe: a killed run is finished by the next one).")
     var inPlace = false
 
+    @Flag(name: .long, help: "Replace files already under -o DIR (each atomically); without it they are refused before any work.")
+    var force = false
+
     func validate() throws {
         if output != nil, inPlace { throw ValidationError("give exactly one of -o DIR and --in-place") }
+        if force, output == nil { throw ValidationError("--force replaces files under -o DIR; give -o DIR (--in-place replaces the inputs already)") }
     }
+
+    var outputPolicy: OutputPolicy { OutputPolicy(replaceExisting: force) }
 
     var isGiven: Bool { output != nil || inPlace }
 
@@ -59,7 +65,8 @@ extension FilesCommand {
             discussion: """
             Each file gets a fresh random key and nonce. The manifest is a JSON array of CryptoFile \
             objects ({"filePath", "cryptoArgs": {"fileKey", "fileNonce"}}), mode 0600, merged with an \
-            existing one. Keys reach the manifest's journal on disk before any file is replaced, so a \
+            existing one. Under -o DIR, files already there are refused before any work unless --force \
+            (files an earlier run wrote with their keys in the same manifest are skipped). Keys reach the manifest's journal on disk before any file is replaced, so a \
             run killed at any instant loses nothing: run the same command again to finish it. \
             Files already listed in the manifest are skipped.
 
@@ -110,7 +117,9 @@ extension FilesCommand {
                 }
             }
             try BatchOutput.run(label: "encrypt", verb: "encrypted", options: global) { tracker in
-                try CryptoFileBatch(manifestPath: manifest!, jobs: jobs.jobs, progress: tracker).encrypt(paths, to: destination.destination)
+                var batch = CryptoFileBatch(manifestPath: manifest!, jobs: jobs.jobs, progress: tracker)
+                batch.outputPolicy = destination.outputPolicy
+                return try batch.encrypt(paths, to: destination.destination)
             }
         }
     }
@@ -121,12 +130,14 @@ extension FilesCommand {
             discussion: """
             The tag is checked before any plaintext reaches its destination: a tampered file fails with \
             "invalid auth tag" and leaves nothing behind. With --in-place the file's entry leaves the \
-            manifest once it is decrypted. Decrypted copies under -o are created mode 0600.
+            manifest once it is decrypted. Decrypted copies under -o are created mode 0600; files already \
+            there are refused before any work unless --force.
 
             With no paths (--data-dir DIR, default $SXKIT_DATA_DIR, else the desktop app's), it works on \
             the data directory's files folder, with the keys the chat database holds: -o DIR writes a \
-            decrypted copy of every encrypted file, named after the file's name in the chat (collisions \
-            become "name (2).ext"), and leaves the database unchanged; --in-place decrypts the files \
+            decrypted copy of every encrypted file, named after the file's name in the chat (two files \
+            with one name become "name (2).ext"), and leaves the database unchanged; copies already there \
+            (an earlier export's) are refused before any work unless --force replaces them; --in-place decrypts the files \
             themselves and clears their keys in the database (a killed run is settled by the next one).
             """
         )
@@ -162,16 +173,19 @@ extension FilesCommand {
                 let key = try passphrase.resolve()
                 return try DataDirFilesRun(label: "decrypt", verb: destination.inPlace ? "decrypted" : "exported", options: global).run { tracker, sink in
                     let work = grouping.apply(ChatFilesWork(directory: dir, jobs: jobs.jobs, progress: tracker), onOutcome: sink)
-                    if let output = destination.output { return try work.export(to: output, passphrase: key) }
+                    if let output = destination.output { return try work.export(to: output, passphrase: key, outputPolicy: destination.outputPolicy) }
                     return try work.decryptInPlace(passphrase: key)
                 }
             }
             let args = try keys.argsFile.map { try ArgsFile.load($0) }
             try BatchOutput.run(label: "decrypt", verb: "decrypted", options: global) { tracker in
                 if let args {
-                    return BatchReport(items: [try CryptoFileBatch.decryptOne(paths[0], args: args, to: destination.destination, progress: tracker)])
+                    return BatchReport(items: [try CryptoFileBatch.decryptOne(paths[0], args: args, to: destination.destination,
+                                                                               outputPolicy: destination.outputPolicy, progress: tracker)])
                 }
-                return try CryptoFileBatch(manifestPath: keys.manifest!, jobs: jobs.jobs, progress: tracker).decrypt(paths, to: destination.destination)
+                var batch = CryptoFileBatch(manifestPath: keys.manifest!, jobs: jobs.jobs, progress: tracker)
+                batch.outputPolicy = destination.outputPolicy
+                return try batch.decrypt(paths, to: destination.destination)
             }
         }
     }

@@ -14,7 +14,8 @@ struct ImageCompressCommand: ParsableCommand {
         together with a handful of encodes. Inputs: JPEG, PNG, WebP, GIF (first frame; an animated GIF \
         that already fits is kept as it is), TIFF, and HEIC/HEIF/AVIF when libvips can read them \
         (see sxkit --version). Outputs are named <stem>.jpg, .png or .txt (--data-uri) below -o DIR, \
-        keeping folder inputs' structure; inputs are never overwritten.
+        keeping folder inputs' structure (the folder is created when missing). Existing results are \
+        refused before anything is compressed unless --force; inputs are never overwritten.
         """
     )
 
@@ -39,6 +40,9 @@ struct ImageCompressCommand: ParsableCommand {
     @Option(name: .customLong("max-pixels"), help: "Refuse images whose header declares more pixels than this.")
     var maxPixels = ImageCompressionOptions.defaultMaxPixels
 
+    @Flag(name: .long, help: "Replace results already in the output folder (inputs are never replaced).")
+    var force = false
+
     @OptionGroup var jobs: JobsOption
     @OptionGroup var global: GlobalOptions
 
@@ -61,8 +65,10 @@ struct ImageCompressCommand: ParsableCommand {
             return
         }
         let tracker = ProgressTracker(label: "compress")
+        var batch = ImageBatch(options: options, jobs: jobs.jobs, progress: tracker)
+        batch.outputPolicy = OutputPolicy(replaceExisting: force)
+        try batch.checkOutputs(paths, into: output)
         let ticker = global.startProgress(tracker)
-        let batch = ImageBatch(options: options, jobs: jobs.jobs, progress: tracker)
         let (items, seconds) = timed { batch.compress(paths, into: output) }
         ticker?.stop()
         let status = ImageTable.render(items, options: global, seconds: seconds)

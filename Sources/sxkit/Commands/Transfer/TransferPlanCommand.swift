@@ -47,9 +47,9 @@ struct TransferPlanCommand: ParsableCommand {
             } catch {
                 failed += 1
                 if global.json {
-                    out.writeLine("{\"type\":\"error\",\"file\":\(JSONText.quote(file)),\"error\":\(JSONText.quote("\(error)"))}")
+                    out.writeLine("{\"type\":\"error\",\"file\":\(JSONText.quote(file)),\"error\":\(JSONText.quote(ErrorSentence.text(for: error)))}")
                 } else {
-                    ConsoleOutput.standardError.writeLine("sxkit: \(error)")
+                    ConsoleOutput.standardError.writeLine("sxkit: " + ErrorSentence.text(for: error))
                 }
             }
         }

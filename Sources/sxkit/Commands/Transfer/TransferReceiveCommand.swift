@@ -10,7 +10,8 @@ struct TransferReceiveCommand: ParsableCommand {
         discussion: """
         Every chunk's SHA-256 and the whole file's SHA-512 are checked before anything is decrypted, and \
         the decrypted file appears at its destination only once its tag checked: never partial, never \
-        unverified, never over an existing file. An interrupted receive is resumed by running it again.
+        unverified, never over an existing file unless --force. The file is created mode 0600 (it is \
+        plaintext). An interrupted receive is resumed by running it again.
         """
     )
 
@@ -18,8 +19,12 @@ struct TransferReceiveCommand: ParsableCommand {
     var description: String
 
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
-        "A folder (the sender's file name is kept) or a new file's path (default: the current folder).", valueName: "path"))
+        "A folder (the sender's file name is kept; a path ending in / is a folder, created when missing) or a new file's path (default: the current folder).",
+        valueName: "path"))
     var output: String?
+
+    @Flag(name: .long, help: "Replace an existing file of the same name (atomically, once the received file is verified).")
+    var force = false
 
     @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"))
     var relay: String?
@@ -32,8 +37,9 @@ struct TransferReceiveCommand: ParsableCommand {
     func run() throws {
         let path = description
         let (parsed, _) = try DescriptionArgument.load(path)
-        let receiver = TransferReceiver(options: .init(destination: output, tempRoot: try temp.resolve(), policy: chunks.policy),
-                                        relays: RelayOpener.resolver(override: relay))
+        var options = TransferReceiver.Options(destination: output, tempRoot: try temp.resolve(), policy: chunks.policy)
+        options.outputPolicy = OutputPolicy(replaceExisting: force)
+        let receiver = TransferReceiver(options: options, relays: RelayOpener.resolver(override: relay))
         let display = TransferEventDisplay(options: global, label: "receive")
         let (result, seconds) = try timed { try waitFor { try await receiver.receive(parsed, path: path, events: display.handler) } }
         display.stop()

@@ -11,7 +11,8 @@ struct TransferSendCommand: ParsableCommand {
         Chunks are uploaded a few at a time, retrying with backoff while the relay is unreachable. An \
         interrupted send (killed, relay gone) is resumed by running the same command again: chunks \
         already on the relay are not sent again. Descriptions are written with mode 0600 as \
-        <file>.sender.yaml and <file>.recipient-N.yaml.
+        <file>.sender.yaml and <file>.recipient-N.yaml; descriptions already there (an earlier send's) \
+        are refused before anything is uploaded, unless --force.
         """
     )
 
@@ -24,7 +25,10 @@ struct TransferSendCommand: ParsableCommand {
     @Option(name: .long, help: "How many recipient descriptions to write (each can download the file).")
     var recipients = 1
 
-    @Flag(name: .long, help: "Send files above the 1 GiB soft limit, up to the 5 GiB hard limit.")
+    @Flag(name: .long, help: """
+        Replace descriptions an earlier send of this file left in the output folder (its other recipient \
+        descriptions are removed), and send files above the 1 GiB soft limit, up to the 5 GiB hard limit.
+        """)
     var force = false
 
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Folder for the descriptions (default: the current folder).", valueName: "dir"))
@@ -41,9 +45,10 @@ struct TransferSendCommand: ParsableCommand {
 
     func run() throws {
         let relay = try RelayOpener.open(relay)
-        let options = TransferSender.Options(recipients: recipients, force: force,
+        var options = TransferSender.Options(recipients: recipients, force: force,
                                              descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath),
                                              tempRoot: try temp.resolve(), policy: chunks.policy)
+        options.outputPolicy = OutputPolicy(replaceExisting: force)
         let sender = TransferSender(relay: relay, options: options)
         let display = TransferEventDisplay(options: global, label: "send")
         let file = self.file

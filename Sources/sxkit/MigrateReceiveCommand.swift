@@ -21,7 +21,7 @@ struct MigrateReceiveCommand: ParsableCommand {
     @Argument(help: "The recipient description written by `migrate send`: its .yaml file, a file holding its link, or - for stdin.", completion: .file())
     var description: String
 
-    @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"), completion: .directory)
     var relay: String?
 
     @Flag(name: .long, help: "Import over a profile already in the data directory (its databases are kept as .bak).")

@@ -65,12 +65,12 @@ enum RelayOpener {
 struct TransferTempOptions: ParsableArguments {
     @Option(name: .customLong("temp-dir"), help: ArgumentHelp(
         "Folder for work files and resume state (default: the data directory's temp folder, else $TMPDIR/sxkit-transfers).",
-        valueName: "dir"))
+        valueName: "dir"), completion: .directory)
     var tempDir: String?
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp(
         "The SimpleX data directory whose temp folder holds the work files (default: $SXKIT_DATA_DIR, else the desktop app's).",
-        valueName: "dir"))
+        valueName: "dir"), completion: .directory)
     var dataDir: String?
 
     /// A stable folder, so that running the same transfer again finds its state.

@@ -18,10 +18,10 @@ struct TransferReceiveCommand: ParsableCommand {
     var description: String
 
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
-        "A folder (the sender's file name is kept) or a new file's path (default: the current folder).", valueName: "path"))
+        "A folder (the sender's file name is kept) or a new file's path (default: the current folder).", valueName: "path"), completion: .file())
     var output: String?
 
-    @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"), completion: .directory)
     var relay: String?
 
     @OptionGroup var chunks: ParallelChunksOptions

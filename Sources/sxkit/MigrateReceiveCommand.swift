@@ -41,11 +41,15 @@ struct MigrateReceiveCommand: ParsableCommand {
             dataDirectory: data, passphrase: secret,
             options: .init(tempRoot: try MigrationTemp.folder(data), replaceExisting: replace, policy: chunks.policy),
             relays: RelayOpener.resolver(override: relay))
-        let display = TransferEventDisplay(options: global, label: "receive")
+        let decryptTracker = ProgressTracker(label: "decrypt")
         let importTracker = ProgressTracker(label: "import")
+        let display = TransferEventDisplay(options: global, label: "receive", following: [decryptTracker, importTracker], afterCompletion: true)
+        defer { display.stop() }  // also when the import or the receive fails
         let path = description
         let (result, seconds) = try timed {
-            try waitFor { try await receiver.receive(parsed, path: path, importProgress: importTracker, events: display.handler) }
+            try waitFor {
+                try await receiver.receive(parsed, path: path, decryptProgress: decryptTracker, importProgress: importTracker, events: display.handler)
+            }
         }
         display.stop()
         let report = result.importReport

@@ -32,9 +32,12 @@ struct TransferReceiveCommand: ParsableCommand {
     func run() throws {
         let path = description
         let (parsed, _) = try DescriptionArgument.load(path)
-        let receiver = TransferReceiver(options: .init(destination: output, tempRoot: try temp.resolve(), policy: chunks.policy),
+        var receiver = TransferReceiver(options: .init(destination: output, tempRoot: try temp.resolve(), policy: chunks.policy),
                                         relays: RelayOpener.resolver(override: relay))
-        let display = TransferEventDisplay(options: global, label: "receive")
+        let decrypt = ProgressTracker(label: "decrypt")
+        receiver.decryptProgress = decrypt
+        let display = TransferEventDisplay(options: global, label: "receive", following: [decrypt])
+        defer { display.stop() }  // also when the import or the receive fails
         let (result, seconds) = try timed { try waitFor { try await receiver.receive(parsed, path: path, events: display.handler) } }
         display.stop()
         guard !global.json, !global.quiet else { return }

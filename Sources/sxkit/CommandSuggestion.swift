@@ -9,20 +9,26 @@ import ArgumentParser
 enum CommandSuggestion {
     /// The sentence for `arguments` (argv without the program name), or nil when every word where a
     /// command name belongs is one (the parse failed for another reason).
-    static func message(for arguments: [String], root: any ParsableCommand.Type = SXKit.self) -> String? {
-        var command = root
-        var path = [root._commandName]
+    static func message(for arguments: [String]) -> String? {
+        var subcommands: [any ParsableCommand.Type] = SXKit.configuration.subcommands
+        var path = ["sxkit"]
         for word in arguments {
-            let subcommands = command.configuration.subcommands
             // A leaf command takes arguments, not command names; options are ArgumentParser's to judge.
             guard !subcommands.isEmpty, !word.hasPrefix("-") else { return nil }
-            if let next = subcommands.first(where: { $0._commandName == word || $0.configuration.aliases.contains(word) }) {
-                command = next
+            var names: [String] = []
+            var next: (any ParsableCommand.Type)?
+            for command in subcommands {
+                let configuration = command.configuration
+                let name = configuration.commandName ?? command._commandName
+                if name == word || configuration.aliases.contains(word) { next = command }
+                if configuration.shouldDisplay { names.append(name) }
+            }
+            if let next {
+                subcommands = next.configuration.subcommands
                 path.append(word)
                 continue
             }
             if word == "help" { return nil }
-            let names = subcommands.filter { $0.configuration.shouldDisplay }.map(\._commandName)
             let list = names.joined(separator: ", ")
             let joined = path.joined(separator: " ")
             guard let best = closest(to: word, among: names) else {

@@ -32,10 +32,11 @@ struct TransferReceiveCommand: ParsableCommand {
     func run() throws {
         let path = description
         let (parsed, _) = try DescriptionArgument.load(path)
-        var receiver = TransferReceiver(options: .init(destination: output, tempRoot: try temp.resolve(), policy: chunks.policy),
-                                        relays: RelayOpener.resolver(override: relay))
         let decrypt = ProgressTracker(label: "decrypt")
-        receiver.decryptProgress = decrypt
+        var setUp = TransferReceiver(options: .init(destination: output, tempRoot: try temp.resolve(), policy: chunks.policy),
+                                     relays: RelayOpener.resolver(override: relay))
+        setUp.decryptProgress = decrypt
+        let receiver = setUp
         let display = TransferEventDisplay(options: global, label: "receive", following: [decrypt])
         defer { display.stop() }  // also when the import or the receive fails
         let (result, seconds) = try timed { try waitFor { try await receiver.receive(parsed, path: path, events: display.handler) } }

@@ -57,7 +57,7 @@ import SXTestSupport
     static func bashOffers(_ cases: [[String]]) throws -> [[String]] {
         let dir = try TempFolder()
         try FileManager.default.createDirectory(atPath: dir.path + "/somedir", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: dir.path + "/somefile.txt", contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: dir.path + "/somefile.txt", contents: Data("x".utf8))
         var script = """
         set -u
         source \(VectorFiles.repositoryRoot)/completions/sxkit.bash

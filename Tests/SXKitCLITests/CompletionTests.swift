@@ -82,7 +82,9 @@ import SXTestSupport
         for command in commands {
             for option in command.options where option.takesValue && !Self.notPaths.contains(option.name) {
                 cases.append(command.words + ["--" + option.name, ""])
-                expected.append((command.words.joined(separator: " ") + " --" + option.name, Self.folders.contains(option.name)))
+                // -o is a folder everywhere but in transfer receive (a folder or a new file's path).
+                let folderOnly = Self.folders.contains(option.name) || (option.name == "output" && command.words.last != "receive")
+                expected.append((command.words.joined(separator: " ") + " --" + option.name, folderOnly))
             }
         }
         #expect(cases.count >= 60, "the options were not found: \(cases.count)")

@@ -44,7 +44,8 @@ import SXTestSupport
         let inspect = try CLI.run(["db", "inspect", "--data-dir", s.data, "--passphrase-file", s.pass, "--quiet"])
         #expect(inspect.status == 0)
         let lines = inspect.stdout.split(separator: "\n")
-        #expect(!lines.isEmpty && lines.allSatisfy { $0.contains("! ") }, "\(inspect.stdout)")
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.hasPrefix("chat database: ") || $0.hasPrefix("agent database: ") }, "\(inspect.stdout)")
+        #expect(inspect.stdout.contains("are not referenced by the chat database (orphans)"))
     }
 
     @Test func quietStillNamesWhatWentWrong() throws {
@@ -87,7 +88,8 @@ import SXTestSupport
 
     @Test func helpSaysWhatTheLevelsMean() throws {
         let r = try CLI.run(["files", "encrypt", "--help"])
-        #expect(r.stdout.contains("Print only problems: errors, failed items and what a check found wrong"))
-        #expect(r.stdout.contains("Also print every item done"))
+        let help = r.stdout.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        #expect(help.contains("Print only problems: errors, failed items and what a check found wrong"))
+        #expect(help.contains("Also print every item done and the details the summary leaves out."))
     }
 }

@@ -4,7 +4,18 @@ RELEASE    := .build/release/sxkit
 # Manual pages carry this date, so regenerating them is reproducible; bump it with the version.
 MAN_DATE   := 2026-11-21
 
-.PHONY: bootstrap build build-debug demo test docs-check completions man bench stress clean
+.PHONY: bootstrap build build-debug demo test docs-check completions man bench stress clean install uninstall
+
+# `make install` puts the release binary, the manual pages and the bash, zsh and fish completions
+# under $(DESTDIR)$(PREFIX); BINARY=path installs a binary built elsewhere instead of building one.
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINARY     ?= $(RELEASE)
+BINDIR     := $(DESTDIR)$(PREFIX)/bin
+MAN1DIR    := $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR    := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR     := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR    := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 bootstrap:
 	@scripts/bootstrap
@@ -28,6 +39,18 @@ completions: build-debug
 
 man: bootstrap
 	@scripts/generate-docs man man $(MAN_DATE)
+
+install: $(if $(filter $(RELEASE),$(BINARY)),build)
+	install -d "$(BINDIR)" "$(MAN1DIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
+	install -m 0755 "$(BINARY)" "$(BINDIR)/sxkit"
+	install -m 0644 man/*.1 "$(MAN1DIR)/"
+	install -m 0644 completions/sxkit.bash "$(BASHDIR)/sxkit"
+	install -m 0644 completions/_sxkit "$(ZSHDIR)/_sxkit"
+	install -m 0644 completions/sxkit.fish "$(FISHDIR)/sxkit.fish"
+
+uninstall:
+	rm -f "$(BINDIR)/sxkit" "$(BASHDIR)/sxkit" "$(ZSHDIR)/_sxkit" "$(FISHDIR)/sxkit.fish"
+	rm -f $(foreach page,$(notdir $(wildcard man/*.1)),"$(MAN1DIR)/$(page)")
 
 bench: build
 	bench/run

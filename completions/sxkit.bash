@@ -217,21 +217,27 @@ _sxkit_db_inspect() {
     # Offer option value completions
     case "${prev}" in
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--db')
+        __sxkit_add_completions -f
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     esac
@@ -247,21 +253,27 @@ _sxkit_db_test-key() {
     # Offer option value completions
     case "${prev}" in
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--db')
+        __sxkit_add_completions -f
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     esac
@@ -277,24 +289,31 @@ _sxkit_db_rekey() {
     # Offer option value completions
     case "${prev}" in
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--db')
+        __sxkit_add_completions -f
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     '--new-passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     '--desktop-settings')
@@ -314,18 +333,23 @@ _sxkit_db_recover() {
     # Offer option value completions
     case "${prev}" in
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--db')
+        __sxkit_add_completions -f
         return
         ;;
     esac
@@ -341,18 +365,23 @@ _sxkit_db_status() {
     # Offer option value completions
     case "${prev}" in
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--db')
+        __sxkit_add_completions -f
         return
         ;;
     '--role')
@@ -364,6 +393,7 @@ _sxkit_db_status() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     esac
@@ -379,18 +409,23 @@ _sxkit_db_migrate() {
     # Offer option value completions
     case "${prev}" in
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--db')
+        __sxkit_add_completions -f
         return
         ;;
     '--role')
@@ -410,6 +445,7 @@ _sxkit_db_migrate() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     esac
@@ -448,18 +484,31 @@ _sxkit_archive_export() {
     # Offer option value completions
     case "${prev}" in
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __sxkit_add_completions -f
         return
         ;;
     esac
@@ -475,18 +524,23 @@ _sxkit_archive_import() {
     # Offer option value completions
     case "${prev}" in
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     esac
@@ -506,6 +560,14 @@ _sxkit_archive_list() {
     repeating_options=()
     non_repeating_options=()
     __sxkit_offer_flags_options 1
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __sxkit_add_completions -f
+        return
+        ;;
+    esac
 }
 
 _sxkit_archive_verify() {
@@ -518,6 +580,7 @@ _sxkit_archive_verify() {
     # Offer option value completions
     case "${prev}" in
     '--passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     esac
@@ -541,15 +604,19 @@ _sxkit_archive_recover() {
     # Offer option value completions
     case "${prev}" in
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     esac
@@ -588,6 +655,7 @@ _sxkit_files_encrypt() {
     # Offer option value completions
     case "${prev}" in
     '-o'|'--output')
+        __sxkit_add_completions -d
         return
         ;;
     '--manifest')
@@ -595,18 +663,23 @@ _sxkit_files_encrypt() {
         return
         ;;
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     '-j'|'--jobs')
@@ -641,21 +714,27 @@ _sxkit_files_decrypt() {
         return
         ;;
     '-o'|'--output')
+        __sxkit_add_completions -d
         return
         ;;
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     '-j'|'--jobs')
@@ -764,6 +843,7 @@ _sxkit_image_compress() {
     # Offer option value completions
     case "${prev}" in
     '-o'|'--output')
+        __sxkit_add_completions -d
         return
         ;;
     '--max-size')
@@ -839,21 +919,25 @@ _sxkit_transfer_send() {
     # Offer option value completions
     case "${prev}" in
     '--relay')
+        __sxkit_add_completions -d
         return
         ;;
     '--recipients')
         return
         ;;
     '-o'|'--output')
+        __sxkit_add_completions -d
         return
         ;;
     '--parallel')
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     esac
@@ -877,18 +961,22 @@ _sxkit_transfer_receive() {
     # Offer option value completions
     case "${prev}" in
     '-o'|'--output')
+        __sxkit_add_completions -f
         return
         ;;
     '--relay')
+        __sxkit_add_completions -d
         return
         ;;
     '--parallel')
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     esac
@@ -936,6 +1024,7 @@ _sxkit_transfer_cancel() {
     # Offer option value completions
     case "${prev}" in
     '--relay')
+        __sxkit_add_completions -d
         return
         ;;
     esac
@@ -1030,27 +1119,34 @@ _sxkit_migrate_send() {
     # Offer option value completions
     case "${prev}" in
     '--relay')
+        __sxkit_add_completions -d
         return
         ;;
     '-o'|'--output')
+        __sxkit_add_completions -d
         return
         ;;
     '--parallel')
         return
         ;;
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     esac
@@ -1066,24 +1162,30 @@ _sxkit_migrate_receive() {
     # Offer option value completions
     case "${prev}" in
     '--relay')
+        __sxkit_add_completions -d
         return
         ;;
     '--parallel')
         return
         ;;
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     esac
@@ -1107,18 +1209,23 @@ _sxkit_storage() {
     # Offer option value completions
     case "${prev}" in
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     esac
@@ -1137,18 +1244,23 @@ _sxkit_clean() {
         return
         ;;
     '--data-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--files-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--temp-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--assets-dir')
+        __sxkit_add_completions -d
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
         return
         ;;
     esac
@@ -1180,7 +1292,19 @@ _sxkit_demo() {
 }
 
 _sxkit_help() {
-    :
+    # `sxkit help <TAB>` offers command names, level by level (added by scripts/complete-help)
+    local names=''
+    case "${unparsed_words[*]:0:${#unparsed_words[@]}-1}" in
+    '') names='db archive files image transfer relay migrate storage clean demo' ;;
+    'db') names='inspect test-key rekey recover status migrate' ;;
+    'archive') names='export import list verify recover' ;;
+    'files') names='encrypt decrypt cat verify' ;;
+    'image') names='compress' ;;
+    'transfer') names='plan send receive info cancel' ;;
+    'relay') names='serve' ;;
+    'migrate') names='send receive' ;;
+    esac
+    COMPREPLY+=($(compgen -W "${names}" -- "${cur}"))
 }
 
 complete -o filenames -F _sxkit sxkit

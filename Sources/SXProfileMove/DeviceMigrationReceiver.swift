@@ -45,8 +45,8 @@ public struct DeviceMigrationReceiver: Sendable {
         self.relays = relays
     }
 
-    public func receive(_ description: FileDescription, path: String, importProgress: ProgressTracker? = nil,
-                        events: @escaping TransferEventHandler = { _ in }) async throws -> Result {
+    public func receive(_ description: FileDescription, path: String, decryptProgress: ProgressTracker? = nil,
+                        importProgress: ProgressTracker? = nil, events: @escaping TransferEventHandler = { _ in }) async throws -> Result {
         // An interrupted import of this migration put databases in place already; the import settles it.
         let interrupted = ImportRecovery.leftovers(root: dataDirectory.root, prefix: dataDirectory.prefix) != nil
         if !options.replaceExisting, !interrupted, let existing = dataDirectory.databases.first(where: { POSIXFile.linkStatus($0) != nil }) {
@@ -54,7 +54,8 @@ public struct DeviceMigrationReceiver: Sendable {
         }
         let work = Path.join(options.tempRoot, "sxkit-migrate-receive-" + Hex.encode(SHA256Digest.of(description.digest).prefix(8)))
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let receiver = TransferReceiver(options: .init(destination: work, tempRoot: options.tempRoot, policy: options.policy), relays: relays)
+        var receiver = TransferReceiver(options: .init(destination: work, tempRoot: options.tempRoot, policy: options.policy), relays: relays)
+        receiver.decryptProgress = decryptProgress
         // A received archive is placed only once verified, so one waiting here is complete: an earlier
         // run stopped before (or during) the import.
         var archive = Self.receivedArchive(in: work)

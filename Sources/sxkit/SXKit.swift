@@ -52,6 +52,10 @@ enum Main {
         } catch {
             // ArgumentParser's own errors: help and version are clean exits; usage errors exit 2.
             let code = SXKit.exitCode(for: error)
+            if code != .success, let suggestion = CommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst())) {
+                ConsoleOutput.standardError.writeLine("sxkit: \(suggestion)")
+                exit(ExitStatus.usage.rawValue)
+            }
             let message = SXKit.fullMessage(for: error)
             if !message.isEmpty {
                 (code == .success ? ConsoleOutput.standardOutput : ConsoleOutput.standardError).writeLine(message)

@@ -158,8 +158,22 @@ struct TerminalProgressBarTests {
     }
 
     @Test func longETAUsesHours() {
-        let line = TerminalProgressBar.line(snapshot(bytes: 1, ofBytes: 10_000, elapsed: 1), width: 120)
+        // 1 % in 101 s: 9999 s to go.
+        let line = TerminalProgressBar.line(snapshot(bytes: 100, ofBytes: 10_000, elapsed: 101), width: 120)
         #expect(line.contains("ETA 2:46:39"))
+    }
+
+    @Test func noETAFromAFirstTinySample() {
+        // The first frame of a 1 GiB receive, 200 ms in, one 64 KiB chunk down: the average rate
+        // would promise nearly an hour. No ETA until a second has passed and 1 % is done.
+        let first = snapshot(bytes: 64 << 10, ofBytes: 1 << 30, elapsed: 0.2)
+        #expect(first.etaSeconds == nil)
+        #expect(!TerminalProgressBar.line(first, width: 120).contains("ETA"))
+        #expect(snapshot(bytes: 64 << 10, ofBytes: 1 << 30, elapsed: 5).etaSeconds == nil, "under 1 % done")
+        #expect(snapshot(bytes: 600 << 20, ofBytes: 1 << 30, elapsed: 0.5).etaSeconds == nil, "under a second")
+        #expect(snapshot(bytes: 512 << 20, ofBytes: 1 << 30, elapsed: 2).etaSeconds == 2)
+        #expect(snapshot(items: 1, of: 200, elapsed: 3).etaSeconds == nil)
+        #expect(snapshot(items: 2, of: 200, elapsed: 3).etaSeconds == 297)
     }
 
     @Test func lineIsCutToTheTerminalWidth() {
@@ -213,5 +227,47 @@ struct JSONProgressLinesTests {
         #expect(lines.count == 3 && lines[2].isEmpty)
         #expect((try object(String(lines[0]))["itemsDone"] as? NSNumber)?.intValue == 1)
         #expect((try object(String(lines[1]))["itemsDone"] as? NSNumber)?.intValue == 2)
+    }
+}
+
+@Suite("ProgressPhases")
+struct ProgressPhasesTests {
+    @Test func followsThePhaseThatStartedLast() {
+        let download = ProgressTracker(label: "receive"), decrypt = ProgressTracker(label: "decrypt"), load = ProgressTracker(label: "import")
+        let phases = ProgressPhases([download, decrypt, load])
+        #expect(phases.snapshot().label == "receive", "nothing started: the first phase")
+        download.setTotals(items: nil, bytes: 100)
+        download.addBytes(100)
+        #expect(phases.snapshot().label == "receive")
+        decrypt.setTotals(items: nil, bytes: 80)
+        decrypt.addBytes(20)
+        let second = phases.snapshot()
+        #expect(second.label == "decrypt" && second.fraction == 0.25)
+        load.setTotals(items: 3, bytes: 300)
+        #expect(phases.snapshot().label == "import")
+    }
+
+    @Test func aLaterPhaseCountsItsOwnTime() {
+        let first = ProgressTracker(label: "receive"), second = ProgressTracker(label: "decrypt")
+        let phases = ProgressPhases([first, second])
+        first.setTotals(items: nil, bytes: 10)
+        usleep(300_000)
+        second.setTotals(items: nil, bytes: 10)
+        #expect(phases.snapshot().elapsedSeconds < 0.2, "the decrypt phase's clock starts when it does, not with the download")
+        #expect(first.snapshot().elapsedSeconds >= 0.3)
+    }
+
+    @Test func aTickerFollowsThePhases() {
+        let first = ProgressTracker(label: "a", bytesTotal: 1), second = ProgressTracker(label: "b")
+        let phases = ProgressPhases([first, second])
+        let renderer = RecordingRenderer()
+        let ticker = ProgressTicker(snapshot: { phases.snapshot() }, renderer: renderer, interval: .milliseconds(5))
+        usleep(30_000)
+        second.setTotals(items: 1, bytes: nil)
+        usleep(30_000)
+        ticker.stop()
+        let labels = renderer.updates.withLock { $0 }.map(\.label)
+        #expect(labels.contains("a") && labels.contains("b"))
+        #expect(renderer.finishes.withLock { $0 }.first?.label == "b")
     }
 }

@@ -13,12 +13,20 @@ public struct ProgressSnapshot: Sendable, Equatable {
     /// Bytes per second since the start.
     public var bytesPerSecond: Double { elapsedSeconds > 0 ? Double(bytesDone) / elapsedSeconds : 0 }
 
-    /// Seconds left at the average rate so far; nil until there is a rate and a total.
+    /// An ETA is shown only once this much time has passed…
+    public static let etaMinimumSeconds = 1.0
+    /// …and this much of the work is done: a first tiny sample (a slow first chunk, a pause while a
+    /// database opens) would otherwise promise hours for a job of seconds.
+    public static let etaMinimumFraction = 0.01
+
+    /// Seconds left at the average rate so far; nil until there is a total and enough of a sample
+    /// (`etaMinimumSeconds` elapsed and `etaMinimumFraction` done).
     public var etaSeconds: Double? {
-        if let total = bytesTotal, total > 0, bytesDone > 0, elapsedSeconds > 0 {
+        guard elapsedSeconds >= Self.etaMinimumSeconds, let done = fraction, done >= Self.etaMinimumFraction else { return nil }
+        if let total = bytesTotal, total > 0, bytesDone > 0 {
             return Double(total - bytesDone) / bytesPerSecond
         }
-        if let total = itemsTotal, total > 0, itemsDone > 0, elapsedSeconds > 0 {
+        if let total = itemsTotal, total > 0, itemsDone > 0 {
             return Double(total - itemsDone) * elapsedSeconds / Double(itemsDone)
         }
         return nil
@@ -40,10 +48,10 @@ public final class ProgressTracker: Sendable {
         var itemsTotal: Int?
         var bytesDone: Int64 = 0
         var bytesTotal: Int64?
+        var start = ContinuousClock.now
     }
 
     public let label: String
-    private let start = ContinuousClock.now
     private let state: Mutex<State>
 
     public init(label: String, itemsTotal: Int? = nil, bytesTotal: Int64? = nil) {
@@ -58,11 +66,14 @@ public final class ProgressTracker: Sendable {
     public func addBytes(_ count: Int64) { state.withLock { $0.bytesDone += count } }
     public func itemDone() { state.withLock { $0.itemsDone += 1 } }
 
+    /// Counts time from now: for a phase whose tracker was made before the phase began.
+    public func restartClock() { state.withLock { $0.start = .now } }
+
     public func snapshot() -> ProgressSnapshot {
-        let elapsed = start.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return state.withLock {
-            ProgressSnapshot(label: label, itemsDone: $0.itemsDone, itemsTotal: $0.itemsTotal,
+            let elapsed = $0.start.duration(to: .now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return ProgressSnapshot(label: label, itemsDone: $0.itemsDone, itemsTotal: $0.itemsTotal,
                              bytesDone: $0.bytesDone, bytesTotal: $0.bytesTotal, elapsedSeconds: seconds)
         }
     }
@@ -76,18 +87,24 @@ public protocol ProgressRenderer: Sendable {
 
 /// Polls a tracker on a background thread and hands snapshots to a renderer, a few times a second.
 public final class ProgressTicker: Sendable {
-    private let tracker: ProgressTracker
+    private let snapshot: @Sendable () -> ProgressSnapshot
     private let renderer: any ProgressRenderer
     private let stopped = Mutex(false)
     private let done = DispatchSemaphore(value: 0)
 
-    public init(tracker: ProgressTracker, renderer: any ProgressRenderer, interval: Duration = .milliseconds(200)) {
-        self.tracker = tracker
+    public convenience init(tracker: ProgressTracker, renderer: any ProgressRenderer, interval: Duration = .milliseconds(200)) {
+        self.init(snapshot: { tracker.snapshot() }, renderer: renderer, interval: interval)
+    }
+
+    /// Polls `snapshot` instead of one tracker: for work in phases (download, decrypt, import), each
+    /// with its own tracker, shown one after the other on the same line.
+    public init(snapshot: @escaping @Sendable () -> ProgressSnapshot, renderer: any ProgressRenderer, interval: Duration = .milliseconds(200)) {
+        self.snapshot = snapshot
         self.renderer = renderer
         let nanos = UInt32(interval.components.attoseconds / 1_000_000_000) + UInt32(interval.components.seconds) * 1_000_000_000
         Thread.detachNewThread { [self] in
             while !stopped.withLock({ $0 }) {
-                renderer.update(tracker.snapshot())
+                renderer.update(snapshot())
                 var remaining = nanos
                 // Sleep in small steps so stop() returns promptly.
                 while remaining > 0, !stopped.withLock({ $0 }) {
@@ -105,7 +122,7 @@ public final class ProgressTicker: Sendable {
         let already = stopped.withLock { old in defer { old = true }; return old }
         guard !already else { return }
         done.wait()
-        renderer.finish(tracker.snapshot())
+        renderer.finish(snapshot())
     }
 }
 

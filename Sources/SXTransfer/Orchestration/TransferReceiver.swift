@@ -35,6 +35,8 @@ public struct TransferReceiver: Sendable {
     public let options: Options
     /// Opens the relay a replica names.
     public let relays: @Sendable (RelayAddress) throws -> any ChunkRelay
+    /// Counts the decryption (its totals are set when it starts); the download is told by events.
+    public var decryptProgress: ProgressTracker?
 
     public init(options: Options, relays: @escaping @Sendable (RelayAddress) throws -> any ChunkRelay) {
         self.options = options
@@ -154,8 +156,9 @@ public struct TransferReceiver: Sendable {
         let writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o600)
         writer.bypassPageCache = true
         // The chunks go as they are decrypted: the plaintext takes over their disk space.
+        decryptProgress?.setTotals(items: nil, bytes: description.size - Int64(TransferFileCrypto.tagLength))
         let header = try TransferFileCrypto.decrypt(segments: segments, encryptedSize: description.size, args: args, to: writer,
-                                                    consumingSegments: true)
+                                                    consumingSegments: true, progress: decryptProgress)
         let final = try fixedName.map { Path.join(folder, $0) } ?? Path.join(folder, Self.safeName(header.name))
         do {
             try writer.finishWriting(flush: true)

@@ -22,6 +22,7 @@ struct DatabaseDemo {
         summarize(before)
 
         steps.step("3. Test passphrases (sxkit db test-key)")
+        steps.say("the sample passphrase is \(DemoSteps.quoted(passphrase)); the wrong one tried is \"hunter2\"")
         for (label, secret) in [("the sample passphrase", passphrase), ("a wrong one", SecretBytes(Array("hunter2".utf8)))] {
             let results = set.targets.map { KeyTester.test($0, passphrase: secret) }
             steps.say("\(label): " + results.map { "\($0.database.label) \($0.outcome.rawValue)" }.joined(separator: ", "))
@@ -35,6 +36,7 @@ struct DatabaseDemo {
         let old = set.targets.map { KeyTester.test($0, passphrase: passphrase).outcome.rawValue }
         let new = set.targets.map { KeyTester.test($0, passphrase: Self.newPassphrase).outcome.rawValue }
         steps.say("old passphrase now: \(old.joined(separator: ", ")); new passphrase: \(new.joined(separator: ", "))")
+        steps.say("the passphrase is now \(DemoSteps.quoted(Self.newPassphrase)) (was \(DemoSteps.quoted(passphrase)))")
         steps.say("the .bak copies under the old passphrase were erased (their salt overwritten) and removed")
 
         steps.step("5. Inspect again: same rows, new key")

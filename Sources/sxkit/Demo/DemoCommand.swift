@@ -12,7 +12,22 @@ import SXSample
 struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Build a sample SimpleX data directory and walk through what sxkit can do with it."
+        abstract: "Build a sample SimpleX data directory and walk through what sxkit can do with it.",
+        discussion: """
+        The sample's databases are SQLCipher 4 with the passphrase "correct horse battery staple"; the \
+        walk-through changes it (sxkit db rekey) to "demo: a longer passphrase, with 'quotes' and ünïcode", \
+        which then opens every data directory the demo leaves. It says both as it goes, and at the end writes \
+        the passphrase the databases open with now to demo-passphrase.txt (0600), for --passphrase-file.
+
+        What it leaves behind: one folder, --dir or a new $TMPDIR/sxkit-demo.XXXXXX, and nothing outside \
+        it (its HTTP relay is stopped before it ends). The folder is itself the sample data directory \
+        (simplex_v1_chat.db, simplex_v1_agent.db, simplex_v1_files/, simplex_v1_assets/, tmp/) and holds \
+        what the steps made: imported/ and migrated/ (the profile imported from an archive and moved with \
+        migrate send/receive), simplex-chat-archive.zip, compressed/ (images), outbox/, decrypted/, \
+        files-manifest.json and tampered.bin (CryptoFiles), transfer-*/, migrate-*/ and \
+        http-relay-store/ and http-transfer/ (relays, descriptions and received files). Nothing in it is \
+        needed afterwards; remove it with rm -rf FOLDER (the last line of the demo names it).
+        """
     )
 
     @Option(name: .long, help: "Folder for the sample data directory (default: a new folder under $TMPDIR).", completion: .directory)
@@ -37,7 +52,11 @@ struct DemoCommand: ParsableCommand {
         let steps = DemoSteps(root: root, seed: seed, chatDatabaseBytes: chatDbSize?.bytes, bulkFiles: bulkFiles)
         if sampleOnly {
             let sample = try steps.buildSample()
-            ConsoleOutput.standardOutput.writeLine("sample data directory: \(sample.directory.root)")
+            let out = ConsoleOutput.standardOutput
+            out.writeLine("sample data directory: \(sample.directory.root)")
+            let file = try steps.writePassphraseFile(SampleDataDirectory.defaultPassphrase)
+            out.writeLine("passphrase of both databases: \(DemoSteps.quoted(SampleDataDirectory.defaultPassphrase)) (also in \(file), for --passphrase-file)")
+            out.writeLine("remove it with: rm -rf \(DemoSteps.pasteable(sample.directory.root))")
             return
         }
         try steps.run()
@@ -102,7 +121,29 @@ struct DemoSteps {
         try runMigrateStep(sample, passphrase: DatabaseDemo.newPassphrase)
 
         step("Done")
-        say("Everything is in \(root). Remove it with: rm -rf '\(root)'")
+        let file = try writePassphraseFile(DatabaseDemo.newPassphrase)
+        say("passphrases: the sample was made with \(Self.quoted(SampleDataDirectory.defaultPassphrase)); since step 4 its databases, "
+            + "and those of imported/ and migrated/, open with \(Self.quoted(DatabaseDemo.newPassphrase)) (also in \(file), for --passphrase-file)")
+        say("try: sxkit db inspect --data-dir \(DemoSteps.pasteable(root)) --passphrase-file \(DemoSteps.pasteable(file))")
+        say("Everything is in \(root). Remove it with: rm -rf \(DemoSteps.pasteable(root))")
+    }
+
+    /// A path as one shell word, to paste: in single quotes, a quote inside closed, escaped and reopened.
+    static func pasteable(_ path: String) -> String {
+        "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The passphrase as the demo prints it: in double quotes (it may hold single quotes).
+    static func quoted(_ passphrase: SecretBytes) -> String {
+        "\"" + String(decoding: passphrase.copyBytes(), as: UTF8.self) + "\""
+    }
+
+    /// Writes the passphrase the sample's databases open with now to demo-passphrase.txt (0600, no
+    /// newline) in the demo's folder, for --passphrase-file; returns its path.
+    func writePassphraseFile(_ passphrase: SecretBytes) throws -> String {
+        let file = Path.join(root, "demo-passphrase.txt")
+        try AtomicFileWriter.write(passphrase.copyBytes(), to: file, mode: 0o600)
+        return file
     }
 
     static let samplePassphrase = String(decoding: SampleDataDirectory.defaultPassphrase.copyBytes(), as: UTF8.self)

@@ -7,16 +7,16 @@ import SXDatabase
 /// `--data-dir` and the per-folder overrides of FORMATS §2.
 struct DataDirectoryOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: ArgumentHelp(
-        "The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app's).", valueName: "dir"))
+        "The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app's).", valueName: "dir"), completion: .directory)
     var dataDir: String?
 
-    @Option(name: .customLong("files-dir"), help: ArgumentHelp("Override the files folder.", valueName: "dir"))
+    @Option(name: .customLong("files-dir"), help: ArgumentHelp("Override the files folder.", valueName: "dir"), completion: .directory)
     var filesDir: String?
 
-    @Option(name: .customLong("temp-dir"), help: ArgumentHelp("Override the temp folder.", valueName: "dir"))
+    @Option(name: .customLong("temp-dir"), help: ArgumentHelp("Override the temp folder.", valueName: "dir"), completion: .directory)
     var tempDir: String?
 
-    @Option(name: .customLong("assets-dir"), help: ArgumentHelp("Override the assets folder.", valueName: "dir"))
+    @Option(name: .customLong("assets-dir"), help: ArgumentHelp("Override the assets folder.", valueName: "dir"), completion: .directory)
     var assetsDir: String?
 
     func resolve() -> DataDirectory {
@@ -29,7 +29,7 @@ struct DatabaseSelectionOptions: ParsableArguments {
     @OptionGroup var dataDirectory: DataDirectoryOptions
 
     @Option(name: .customLong("db"), help: ArgumentHelp(
-        "Work on this one database file instead of a data directory's chat and agent databases.", valueName: "file"))
+        "Work on this one database file instead of a data directory's chat and agent databases.", valueName: "file"), completion: .file())
     var databaseFile: String?
 
     func validate() throws {
@@ -71,7 +71,7 @@ struct DatabaseSelectionOptions: ParsableArguments {
 struct PassphraseOptions: ParsableArguments {
     @Option(name: .customLong("passphrase-file"), help: ArgumentHelp(
         "Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.",
-        valueName: "file"))
+        valueName: "file"), completion: .file())
     var file: String?
 
     @Flag(name: .customLong("desktop-passphrase"), help: "Use the passphrase the desktop app stored in its settings.properties.")

@@ -6,10 +6,10 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON on stdout: one document, or one object a line for streams and batches.")
     var json = false
 
-    @Flag(name: [.short, .long], help: "Print only errors.")
+    @Flag(name: [.short, .long], help: "Print only problems: errors, failed items and what a check found wrong (no summary, notes or progress).")
     var quiet = false
 
-    @Flag(name: [.short, .long], help: "Print every item, not only failures and the summary.")
+    @Flag(name: [.short, .long], help: "Also print every item done and the details the summary leaves out.")
     var verbose = false
 
     func validate() throws {

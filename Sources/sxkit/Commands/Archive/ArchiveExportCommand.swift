@@ -18,7 +18,7 @@ struct ArchiveExportCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The archive to write (.zip).", valueName: "out"))
+    @Argument(help: ArgumentHelp("The archive to write (.zip).", valueName: "out"), completion: .file())
     var output: String
 
     @OptionGroup var dataDirectory: DataDirectoryOptions

@@ -11,7 +11,7 @@ struct ArchiveListCommand: ParsableCommand {
         discussion: "Reads only the archive's central directory; nothing is extracted or written."
     )
 
-    @Argument(help: ArgumentHelp("The archive to read.", valueName: "in"))
+    @Argument(help: ArgumentHelp("The archive to read.", valueName: "in"), completion: .file())
     var input: String
 
     @OptionGroup var options: GlobalOptions

@@ -43,7 +43,8 @@ struct ArchiveVerifyCommand: ParsableCommand {
     func render(_ report: ArchiveVerifyReport, keyTested: Bool) {
         let out = ConsoleOutput.standardOutput
         let width = report.entries.map(\.name.count).max() ?? 0
-        for entry in report.entries where options.verbose || entry.database != nil || !entry.ok {
+        // --quiet: only the problems (the entries that failed and the verdict).
+        for entry in report.entries where !entry.ok || (!options.quiet && (options.verbose || entry.database != nil)) {
             var detail: [String] = []
             if let db = entry.database {
                 detail.append(db.kind)
@@ -56,7 +57,7 @@ struct ArchiveVerifyCommand: ParsableCommand {
             let line = "\(status)  \(name)  \(ByteCount.format(entry.size).leftPadded(to: 9))  \(detail.joined(separator: "; "))"
             out.writeLine(String(line.reversed().drop(while: { $0 == " " }).reversed()))
         }
-        for error in report.archiveErrors { out.writeLine("note    \(error.sentence)") }
+        if !options.quiet { for error in report.archiveErrors { out.writeLine("note    \(error.sentence)") } }
         let failed = report.entries.filter { !$0.ok }.count
         if failed == 0 {
             let key = keyTested ? "" : " (the passphrase was not tested: give one to test it)"

@@ -29,7 +29,7 @@ struct DatabaseRekeyCommand: ParsableCommand {
     @OptionGroup var passphrase: PassphraseOptions
 
     @Option(name: .customLong("new-passphrase-file"), help: ArgumentHelp(
-        "Read the new passphrase from this file (one trailing newline is ignored).", valueName: "file"))
+        "Read the new passphrase from this file (one trailing newline is ignored).", valueName: "file"), completion: .file())
     var newPassphraseFile: String?
 
     @Flag(name: .customLong("decrypt"), help: "Remove the encryption: the databases become plaintext SQLite.")

@@ -23,11 +23,13 @@ struct DatabaseTestKeyCommand: ParsableCommand {
         let results = set.targets.map { KeyTester.test($0, passphrase: secret) }
         if options.json {
             try JSONDocument.print(results)
-        } else if !options.quiet {
+        } else {
+            // --quiet: only the databases the passphrase does not open, on stderr.
             let width = results.map { $0.database.label.count }.max() ?? 0
-            for r in results {
+            for r in results where !options.quiet || r.outcome != .correct {
                 let label = r.database.label.padding(toLength: width, withPad: " ", startingAt: 0)
-                ConsoleOutput.standardOutput.writeLine("\(label)  \(Self.word(r.outcome))  \(r.database.path): \(r.message)")
+                (options.quiet ? ConsoleOutput.standardError : ConsoleOutput.standardOutput)
+                    .writeLine("\(label)  \(Self.word(r.outcome))  \(r.database.path): \(r.message)")
             }
         }
         if results.contains(where: { $0.outcome != .correct }) { throw CommandFailure(status: .failed) }

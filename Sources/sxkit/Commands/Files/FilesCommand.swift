@@ -14,7 +14,7 @@ struct FilesCommand: ParsableCommand {
 
 /// `-o DIR` or `--in-place`, exactly one.
 struct DestinationOptions: ParsableArguments {
-    @Option(name: [.customShort("o"), .customLong("output")], help: "Write results below this folder, keeping the inputs.")
+    @Option(name: [.customShort("o"), .customLong("output")], help: "Write results below this folder, keeping the inputs.", completion: .directory)
     var output: String?
 
     @Flag(name: .customLong("in-place"), help: "Replace each file (crash-safe: a killed run is finished by the next one).")

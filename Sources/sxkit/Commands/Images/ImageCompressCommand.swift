@@ -22,7 +22,7 @@ struct ImageCompressCommand: ParsableCommand {
     @Argument(help: "Image files and folders (searched recursively).", completion: .file())
     var paths: [String]
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: "Folder for the results, or - for stdout (one input only).")
+    @Option(name: [.customShort("o"), .customLong("output")], help: "Folder for the results, or - for stdout (one input only).", completion: .directory)
     var output: String
 
     @Option(name: .customLong("max-size"), help: ArgumentHelp("Budget per image (e.g. 255KiB, 20KiB).", valueName: "size"))

@@ -21,7 +21,7 @@ struct MigrateReceiveCommand: ParsableCommand {
     @Argument(help: "The recipient description written by `migrate send`: its .yaml file, a file holding its link, or - for stdin.", completion: .file())
     var description: String
 
-    @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"), completion: .directory)
     var relay: String?
 
     @Flag(name: .long, help: "Import over a profile already in the data directory (its databases are kept as .bak).")
@@ -41,11 +41,15 @@ struct MigrateReceiveCommand: ParsableCommand {
             dataDirectory: data, passphrase: secret,
             options: .init(tempRoot: try MigrationTemp.folder(data), replaceExisting: replace, policy: chunks.policy),
             relays: RelayOpener.resolver(override: relay))
-        let display = TransferEventDisplay(options: global, label: "receive")
+        let decryptTracker = ProgressTracker(label: "decrypt")
         let importTracker = ProgressTracker(label: "import")
+        let display = TransferEventDisplay(options: global, label: "receive", following: [decryptTracker, importTracker], afterCompletion: true)
+        defer { display.stop() }  // also when the import or the receive fails
         let path = description
         let (result, seconds) = try timed {
-            try waitFor { try await receiver.receive(parsed, path: path, importProgress: importTracker, events: display.handler) }
+            try waitFor {
+                try await receiver.receive(parsed, path: path, decryptProgress: decryptTracker, importProgress: importTracker, events: display.handler)
+            }
         }
         display.stop()
         let report = result.importReport

@@ -19,11 +19,11 @@ struct MigrateSendCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The relay: a folder on a mounted disk or share, or an HTTP relay URL.", valueName: "dir|url"))
+    @Option(name: .long, help: ArgumentHelp("The relay: a folder on a mounted disk or share, or an HTTP relay URL.", valueName: "dir|url"), completion: .directory)
     var relay: String
 
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
-        "Folder for the sender and recipient descriptions (default: the current folder).", valueName: "dir"))
+        "Folder for the sender and recipient descriptions (default: the current folder).", valueName: "dir"), completion: .directory)
     var output: String?
 
     @Flag(name: .long, help: "Export a new archive even when an interrupted send left one waiting.")

@@ -13,7 +13,7 @@ struct TransferCancelCommand: ParsableCommand {
     @Argument(help: "The sender description (.yaml).", completion: .file())
     var description: String
 
-    @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"), completion: .directory)
     var relay: String?
 
     @OptionGroup var global: GlobalOptions

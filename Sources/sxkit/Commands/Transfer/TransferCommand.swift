@@ -65,12 +65,12 @@ enum RelayOpener {
 struct TransferTempOptions: ParsableArguments {
     @Option(name: .customLong("temp-dir"), help: ArgumentHelp(
         "Folder for work files and resume state (default: the data directory's temp folder, else $TMPDIR/sxkit-transfers).",
-        valueName: "dir"))
+        valueName: "dir"), completion: .directory)
     var tempDir: String?
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp(
         "The SimpleX data directory whose temp folder holds the work files (default: $SXKIT_DATA_DIR, else the desktop app's).",
-        valueName: "dir"))
+        valueName: "dir"), completion: .directory)
     var dataDir: String?
 
     /// A stable folder, so that running the same transfer again finds its state.
@@ -106,18 +106,28 @@ func waitFor<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) thro
 }
 
 /// Shows transfer events: JSON lines on stdout under --json; otherwise a progress bar on a
-/// terminal's stderr and warnings on stderr.
+/// terminal's stderr and warnings on stderr. Phases that follow the transfer (a receive's
+/// decryption, a migration's import) get their own trackers and take over the same bar as they start.
 final class TransferEventDisplay: Sendable {
     private let json: Bool
     private let quiet: Bool
     private let tracker: ProgressTracker
+    private let phases: ProgressPhases
+    /// With phases after the transfer's completion event (an import), the command stops the bar.
+    private let stopsOnCompletion: Bool
     private let ticker = Mutex<ProgressTicker?>(nil)
     private let shown = Mutex<Int64>(0)
 
-    init(options: GlobalOptions, label: String) {
+    /// `following`: trackers of the phases after the download or upload, in order.
+    /// `afterCompletion`: some of them come after the completion event.
+    init(options: GlobalOptions, label: String, following: [ProgressTracker] = [], afterCompletion: Bool = false) {
         json = options.json
         quiet = options.quiet
         tracker = ProgressTracker(label: label)
+        phases = ProgressPhases([tracker] + following)
+        stopsOnCompletion = !afterCompletion
+        // A resumed run may have nothing to transfer, and so no start event: the bar starts now.
+        if afterCompletion { startBar() }
     }
 
     var handler: TransferEventHandler { { [self] in self.show($0) } }
@@ -130,16 +140,24 @@ final class TransferEventDisplay: Sendable {
         switch event {
         case .sndFileStart(_, _, let total, _), .rcvFileStart(let total, _):
             tracker.setTotals(items: nil, bytes: total)
-            if !quiet, ConsoleOutput.standardError.isTerminal {
-                ticker.withLock { $0 = ProgressTicker(tracker: tracker, renderer: TerminalProgressBar(output: .standardError)) }
-            }
+            startBar()
         case .sndFileProgressXFTP(let done, _), .rcvFileProgressXFTP(let done, _):
             let delta = shown.withLock { old in defer { old = max(old, done) }; return max(0, done - old) }
             tracker.addBytes(delta)
         case .sndFileWarning(let warning), .rcvFileWarning(let warning):
             if !quiet { ConsoleOutput.standardError.writeLine("sxkit: warning: \(warning)") }
-        case .sndFileCompleteXFTP, .rcvFileComplete, .sndFileError, .rcvFileError, .rcvFileSndCancelled:
+        case .sndFileCompleteXFTP, .rcvFileComplete:
+            if stopsOnCompletion { stop() }
+        case .sndFileError, .rcvFileError, .rcvFileSndCancelled:
             stop()
+        }
+    }
+
+    private func startBar() {
+        guard !json, !quiet, ConsoleOutput.standardError.isTerminal else { return }
+        let phases = self.phases
+        ticker.withLock { current in
+            if current == nil { current = ProgressTicker(snapshot: { phases.snapshot() }, renderer: TerminalProgressBar(output: .standardError)) }
         }
     }
 

@@ -20,13 +20,13 @@ struct TransferReceiveCommand: ParsableCommand {
 
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
         "A folder (the sender's file name is kept; a path ending in / is a folder, created when missing) or a new file's path (default: the current folder).",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var output: String?
 
     @Flag(name: .long, help: "Replace an existing file of the same name (atomically, once the received file is verified).")
     var force = false
 
-    @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"), completion: .directory)
     var relay: String?
 
     @OptionGroup var chunks: ParallelChunksOptions
@@ -37,10 +37,14 @@ struct TransferReceiveCommand: ParsableCommand {
     func run() throws {
         let path = description
         let (parsed, _) = try DescriptionArgument.load(path)
+        let decrypt = ProgressTracker(label: "decrypt")
         var options = TransferReceiver.Options(destination: output, tempRoot: try temp.resolve(), policy: chunks.policy)
         options.outputPolicy = OutputPolicy(replaceExisting: force)
-        let receiver = TransferReceiver(options: options, relays: RelayOpener.resolver(override: relay))
-        let display = TransferEventDisplay(options: global, label: "receive")
+        var setUp = TransferReceiver(options: options, relays: RelayOpener.resolver(override: relay))
+        setUp.decryptProgress = decrypt
+        let receiver = setUp
+        let display = TransferEventDisplay(options: global, label: "receive", following: [decrypt])
+        defer { display.stop() }  // also when the import or the receive fails
         let (result, seconds) = try timed { try waitFor { try await receiver.receive(parsed, path: path, events: display.handler) } }
         display.stop()
         guard !global.json, !global.quiet else { return }

@@ -19,7 +19,7 @@ struct TransferSendCommand: ParsableCommand {
     @Argument(help: "The file to send.", completion: .file())
     var file: String
 
-    @Option(name: .long, help: ArgumentHelp("The relay: a folder on a mounted disk or share, or an HTTP relay URL.", valueName: "dir|url"))
+    @Option(name: .long, help: ArgumentHelp("The relay: a folder on a mounted disk or share, or an HTTP relay URL.", valueName: "dir|url"), completion: .directory)
     var relay: String
 
     @Option(name: .long, help: "How many recipient descriptions to write (each can download the file).")
@@ -31,7 +31,7 @@ struct TransferSendCommand: ParsableCommand {
         """)
     var force = false
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Folder for the descriptions (default: the current folder).", valueName: "dir"))
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Folder for the descriptions (default: the current folder).", valueName: "dir"), completion: .directory)
     var output: String?
 
     @OptionGroup var chunks: ParallelChunksOptions

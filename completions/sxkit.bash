@@ -211,7 +211,7 @@ _sxkit_db_inspect() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose --deep -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -232,6 +232,10 @@ _sxkit_db_inspect() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -241,7 +245,7 @@ _sxkit_db_test-key() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -262,6 +266,10 @@ _sxkit_db_test-key() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -271,7 +279,7 @@ _sxkit_db_rekey() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --decrypt --keep-backup --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file --new-passphrase-file --desktop-settings)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file --passphrase-command --new-passphrase-file --new-passphrase-command --desktop-settings)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -292,9 +300,16 @@ _sxkit_db_rekey() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     '--new-passphrase-file')
+        return
+        ;;
+    '--new-passphrase-command')
         return
         ;;
     '--desktop-settings')
@@ -335,7 +350,7 @@ _sxkit_db_status() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --role --migrations --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --role --migrations --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -364,6 +379,10 @@ _sxkit_db_status() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -373,7 +392,7 @@ _sxkit_db_migrate() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --role --migrations --confirm --backup-path --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --role --migrations --confirm --backup-path --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -410,6 +429,10 @@ _sxkit_db_migrate() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -442,7 +465,7 @@ _sxkit_archive_export() {
     repeating_flags=()
     non_repeating_flags=(--no-compression --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
@@ -460,6 +483,10 @@ _sxkit_archive_export() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -469,7 +496,7 @@ _sxkit_archive_import() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
@@ -487,6 +514,10 @@ _sxkit_archive_import() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -512,12 +543,16 @@ _sxkit_archive_verify() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--passphrase-file)
+    non_repeating_options=(--passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -582,7 +617,7 @@ _sxkit_files_encrypt() {
     repeating_flags=()
     non_repeating_flags=(--in-place --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(-o --output --manifest --data-dir --files-dir --temp-dir --assets-dir --passphrase-file -j --jobs)
+    non_repeating_options=(-o --output --manifest --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command -j --jobs)
     __sxkit_offer_flags_options -1
 
     # Offer option value completions
@@ -607,6 +642,10 @@ _sxkit_files_encrypt() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     '-j'|'--jobs')
@@ -627,7 +666,7 @@ _sxkit_files_decrypt() {
     repeating_flags=()
     non_repeating_flags=(--in-place --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--manifest --args-file -o --output --data-dir --files-dir --temp-dir --assets-dir --passphrase-file -j --jobs)
+    non_repeating_options=(--manifest --args-file -o --output --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command -j --jobs)
     __sxkit_offer_flags_options -1
 
     # Offer option value completions
@@ -656,6 +695,10 @@ _sxkit_files_decrypt() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     '-j'|'--jobs')
@@ -1024,7 +1067,7 @@ _sxkit_migrate_send() {
     repeating_flags=()
     non_repeating_flags=(--fresh --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--relay -o --output --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    non_repeating_options=(--relay -o --output --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -1051,6 +1094,10 @@ _sxkit_migrate_send() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -1060,7 +1107,7 @@ _sxkit_migrate_receive() {
     repeating_flags=()
     non_repeating_flags=(--replace --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--relay --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    non_repeating_options=(--relay --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
@@ -1084,6 +1131,10 @@ _sxkit_migrate_receive() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -1101,7 +1152,7 @@ _sxkit_storage() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -1119,6 +1170,10 @@ _sxkit_storage() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -1128,7 +1183,7 @@ _sxkit_clean() {
     repeating_flags=()
     non_repeating_flags=(--temp --orphans --leftovers --all-files --everything --dry-run --yes --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--older-than --data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    non_repeating_options=(--older-than --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -1149,6 +1204,10 @@ _sxkit_clean() {
         return
         ;;
     '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac

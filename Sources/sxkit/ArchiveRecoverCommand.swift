@@ -33,6 +33,6 @@ struct ArchiveRecoverCommand: ParsableCommand {
                 }
             }
         }
-        if !report.archiveErrors.isEmpty { throw CommandFailure(status: .partial) }
+        if !report.archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: report.archiveErrors.count)) }
     }
 }

@@ -8,7 +8,7 @@ public enum ExitStatus: Int32, Sendable {
     case ok = 0
     /// The command failed; nothing it reports as done was left half-done.
     case failed = 1
-    /// The command line was wrong.
+    /// The command line was wrong (decided by the command line alone, never by a library).
     case usage = 2
     /// Done, but some items failed (each is named in the output).
     case partial = 3
@@ -96,10 +96,11 @@ public struct FileSystemError: SXError, Equatable {
     }
 }
 
-/// A request the user made that cannot be carried out as given.
+/// A request the user made that cannot be carried out as given (a folder that is not empty, a
+/// file that is not a regular file). Like every library error it ends a command with 1 ("not
+/// done"): only the command line's own parsing decides that the command line is wrong (2).
 public struct UsageError: SXError {
     public let message: String
     public init(_ message: String) { self.message = message }
-    public var exitStatus: ExitStatus { .usage }
     public var description: String { message }
 }

@@ -25,7 +25,7 @@ public enum CareError: SXError, Equatable {
         case .passphraseNeeded(let database):
             return "'\(database)' is encrypted, and its passphrase is needed so that files it references are never removed; nothing was removed"
         case .wrongPassphrase(let database):
-            return "the passphrase does not open '\(database)' (tried SQLCipher 4 and 3 settings); nothing was removed"
+            return PassphraseWording.wrong(database) + "; nothing was removed"
         case .chatDatabaseUnreadable(let database, let cause):
             return "cannot read the files table of '\(database)': \(cause); nothing was removed"
         case .inUse(let database):

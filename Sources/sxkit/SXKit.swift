@@ -13,9 +13,11 @@ struct SXKit: ParsableCommand {
         commandName: "sxkit",
         abstract: "Back up, inspect, encrypt and move SimpleX Chat data.",
         discussion: """
-        Exit status: 0 done; 1 failed; 2 usage error; 3 done, but some items failed (each is named). \
-        Secrets are never taken from the command line: use --passphrase-file, SXKIT_PASSPHRASE, \
-        SXKIT_PASSPHRASE_FILE, or a terminal prompt.
+        Exit status: 0 done; 1 not done (failed, nothing to work on, refused, or not confirmed); \
+        2 the command line is wrong; 3 done, but some items failed (each is named; only when at \
+        least one was done). Secrets are never taken from the command line: use \
+        --passphrase-file, --passphrase-command, SXKIT_PASSPHRASE, SXKIT_PASSPHRASE_FILE, or the \
+        prompt (on the terminal, even when stdin is a pipe).
         """,
         subcommands: [DatabaseCommand.self, ArchiveCommand.self, FilesCommand.self, ImageCommand.self, TransferCommand.self, RelayCommand.self, MigrateCommand.self, StorageCommand.self, CleanCommand.self, DemoCommand.self]
     )
@@ -32,8 +34,15 @@ struct SXKit: ParsableCommand {
 @main
 enum Main {
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // Before ArgumentParser sees them: it would answer `--passphrase SECRET` with "did you
+        // mean '--no-passphrase'?", and `help bogus` with the root help and status 0.
+        if let refusal = CommandLineScreen.refusal(for: arguments) {
+            ConsoleOutput.standardError.writeLine(refusal)
+            exit(ExitStatus.usage.rawValue)
+        }
         do {
-            var command = try SXKit.parseAsRoot()
+            var command = try SXKit.parseAsRoot(arguments)
             // Most commands are synchronous; the few that serve or wait on the network are async.
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -42,9 +51,15 @@ enum Main {
             }
         } catch let error as CommandFailure {
             exit(error.status.rawValue)
+        } catch let error as CommandLineError {
+            ConsoleOutput.standardError.writeLine("sxkit: \(error)")
+            exit(ExitRule.status(for: error).rawValue)
+        } catch let error as NotConfirmed {
+            ConsoleOutput.standardError.writeLine("sxkit: \(error)")
+            exit(ExitRule.status(for: error).rawValue)
         } catch let error as any SXError {
             ConsoleOutput.standardError.writeLine("sxkit: " + ErrorSentence.text(for: error))
-            exit(error.exitStatus.rawValue)
+            exit(ExitRule.status(for: error).rawValue)
         } catch let error where !isArgumentParserError(error) {
             // Foundation, swift-nio and Codable errors that were not mapped where they arose: still a sentence.
             ConsoleOutput.standardError.writeLine("sxkit: " + ErrorSentence.text(for: error))
@@ -52,11 +67,11 @@ enum Main {
         } catch {
             // ArgumentParser's own errors: help and version are clean exits; usage errors exit 2.
             let code = SXKit.exitCode(for: error)
-            if code != .success, let suggestion = CommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst())) {
+            if code != .success, let suggestion = CommandSuggestion.message(for: arguments) {
                 ConsoleOutput.standardError.writeLine("sxkit: \(suggestion)")
                 exit(ExitStatus.usage.rawValue)
             }
-            let message = SXKit.fullMessage(for: error)
+            let message = CommandLineScreen.redacted(SXKit.fullMessage(for: error), arguments: arguments)
             if !message.isEmpty {
                 (code == .success ? ConsoleOutput.standardOutput : ConsoleOutput.standardError).writeLine(message)
             }

@@ -26,7 +26,8 @@ struct ErrorTests {
     }
 
     @Test func exitStatuses() {
-        #expect(UsageError("bad").exitStatus == .usage)
+        // Only the command line decides that the command line is wrong (2); a library's refusal is 1.
+        #expect(UsageError("bad").exitStatus == .failed)
         #expect(UsageError("bad").description == "bad")
         #expect(PassphraseError("p").exitStatus == .failed)
         #expect(ExitStatus.ok.rawValue == 0)

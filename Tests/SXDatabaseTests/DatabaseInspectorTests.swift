@@ -88,7 +88,7 @@ import SXTestSupport
         #expect(unknown.databases[0].details == nil)
         let wrong = DatabaseInspector().inspect(set, passphrase: SecretBytes(Array("nope".utf8)))
         #expect(wrong.databases.map(\.classification) == [.encryptedWrongPassphrase, .encryptedWrongPassphrase])
-        #expect(wrong.databases[0].findings.contains { $0.contains("passphrase does not open") })
+        #expect(wrong.databases[0].findings.contains { $0.contains("the passphrase is wrong: it does not open") })
     }
 
     @Test func badFilesGetTheirOwnClassification() throws {

@@ -87,7 +87,7 @@ public enum ArchiveVerify {
         }
         var check = ArchiveDatabaseCheck(kind: kind)
         guard let passphrase else { return check }
-        let test = KeyTester.test(DatabaseTarget(role: role, path: path), passphrase: passphrase)
+        let test = KeyTester.test(DatabaseTarget(role: role, path: path), passphrase: passphrase, named: Path.basename(path))
         check.keyTest = test.outcome
         check.cipher = test.cipher
         check.keyMessage = test.message

@@ -112,9 +112,10 @@ public enum ArchiveImport {
                 throw ArchiveFailure("the archive's \(item.record.name) is damaged: \(problem); nothing was changed")
             }
             try copy.finish()
-            let result = KeyTester.test(DatabaseTarget(role: role, path: copy.path), passphrase: passphrase)
+            let result = KeyTester.test(DatabaseTarget(role: role, path: copy.path), passphrase: passphrase,
+                                        named: item.record.name)
             guard result.outcome == .correct else {
-                throw ArchiveFailure("the archive's \(role.rawValue) database (\(item.record.name)) does not open with the passphrase given: \(result.message) (an archive's databases keep the passphrase they had when exported); nothing was changed")
+                throw ArchiveFailure("the archive's \(role.rawValue) database (\(item.record.name)) cannot be used: \(result.message) (an archive's databases keep the passphrase they had when exported); nothing was changed")
             }
             tested += 1
         }

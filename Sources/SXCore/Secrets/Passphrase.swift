@@ -18,6 +18,7 @@ public enum PassphraseRole: Sendable {
 /// Where a passphrase came from; reported so the user can tell which source won.
 public enum PassphraseSource: Sendable, Equatable, CustomStringConvertible {
     case file(String)
+    case command(String)
     case environment(String)
     case environmentFile(variable: String, path: String)
     case terminalPrompt
@@ -26,6 +27,7 @@ public enum PassphraseSource: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .file(let p): return "file \(p)"
+        case .command(let c): return "the output of `\(c)`"
         case .environment(let v): return "environment variable \(v)"
         case .environmentFile(let v, let p): return "file \(p) (from \(v))"
         case .terminalPrompt: return "terminal prompt"
@@ -36,11 +38,21 @@ public enum PassphraseSource: Sendable, Equatable, CustomStringConvertible {
 
 public struct PassphraseError: SXError {
     public let message: String
-    public let remedy: Remedy?
-    public init(_ message: String, remedy: Remedy? = nil) {
+    /// Set when no source gave the passphrase of this role (and there was no terminal to ask on):
+    /// the command line says how to give one, in its own words.
+    public let neededRole: PassphraseRole?
+
+    public init(_ message: String) {
         self.message = message
-        self.remedy = remedy
+        neededRole = nil
     }
+
+    /// No source gave a passphrase of `role`.
+    public init(needed role: PassphraseRole) {
+        message = "a \(role.promptNoun) is needed, none was given, and there is no terminal to ask on"
+        neededRole = role
+    }
+
     public var description: String { message }
 }
 
@@ -50,21 +62,25 @@ public struct PassphraseRequest: Sendable {
     public var role: PassphraseRole
     /// `--passphrase-file` / `--new-passphrase-file`.
     public var file: String?
+    /// `--passphrase-command` / `--new-passphrase-command`: a shell command whose output is the passphrase.
+    public var command: String?
     /// Opt-in: read the desktop app's stored passphrase from its settings.properties.
     public var fromDesktopSettings: Bool
     /// Ask twice on a terminal (for a passphrase that is being set).
     public var confirmOnPrompt: Bool
 
-    public init(role: PassphraseRole, file: String? = nil, fromDesktopSettings: Bool = false, confirmOnPrompt: Bool = false) {
+    public init(role: PassphraseRole, file: String? = nil, command: String? = nil, fromDesktopSettings: Bool = false,
+                confirmOnPrompt: Bool = false) {
         self.role = role
         self.file = file
+        self.command = command
         self.fromDesktopSettings = fromDesktopSettings
         self.confirmOnPrompt = confirmOnPrompt
     }
 }
 
-/// Resolves a passphrase from, in order: the explicit file, the environment variable, the
-/// environment's file variable, the desktop settings (only when asked), and a no-echo prompt when a
+/// Resolves a passphrase from, in order: the explicit file, the explicit command, the environment
+/// variable, the environment's file variable, the desktop settings (only when asked), and a no-echo prompt when a
 /// terminal is attached.
 public struct PassphraseResolver: Sendable {
     /// The most a passphrase file may hold; anything bigger is a wrong file, not a passphrase.
@@ -85,6 +101,9 @@ public struct PassphraseResolver: Sendable {
     public func resolve(_ request: PassphraseRequest) throws -> (SecretBytes, PassphraseSource) {
         if let path = request.file {
             return (try Self.readFile(path), .file(path))
+        }
+        if let command = request.command {
+            return (try PassphraseCommand.run(command), .command(command))
         }
         if let value = environment[request.role.environmentVariable] {
             return (SecretBytes(Array(value.utf8)), .environment(request.role.environmentVariable))
@@ -108,20 +127,24 @@ public struct PassphraseResolver: Sendable {
             }
             return (first, .terminalPrompt)
         }
-        throw PassphraseError("a \(request.role.promptNoun) is needed, and there is no terminal to ask it on",
-                              remedy: request.role == .current ? .givePassphrase : .giveNewPassphrase)
+        throw PassphraseError(needed: request.role)
     }
 
     /// Reads a passphrase file; one trailing newline (as editors add) is not part of the passphrase.
     public static func readFile(_ path: String) throws -> SecretBytes {
         var bytes = try FileBytes.read(path, limit: maxFileSize)
         defer { Wipe.array(&bytes) }
+        return SecretBytes(bytes[0..<lengthWithoutTrailingNewline(bytes[...])])
+    }
+
+    /// The length of `bytes` without one trailing newline (`\n` or `\r\n`).
+    static func lengthWithoutTrailingNewline(_ bytes: ArraySlice<UInt8>) -> Int {
         var end = bytes.count
-        if end > 0, bytes[end - 1] == 0x0A {
+        if end > 0, bytes[bytes.startIndex + end - 1] == 0x0A {
             end -= 1
-            if end > 0, bytes[end - 1] == 0x0D { end -= 1 }
+            if end > 0, bytes[bytes.startIndex + end - 1] == 0x0D { end -= 1 }
         }
-        return SecretBytes(bytes[0..<end])
+        return end
     }
 }
 
@@ -131,9 +154,19 @@ public struct TerminalPrompter: Sendable {
 
     public init(path: String) { self.path = path }
 
-    /// The process's controlling terminal, if stdin is one (no prompt in pipelines and CI).
+    /// The terminal to ask on: the process's controlling terminal whenever it has one, even when
+    /// stdin is a pipe (`producer | sxkit …`), as ssh and gpg do; none in CI and under cron.
     public static func controlling() -> TerminalPrompter? {
-        isatty(STDIN_FILENO) == 1 ? TerminalPrompter(path: "/dev/tty") : nil
+        let fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        if fd >= 0 { close(fd) }
+        return choose(hasControllingTerminal: fd >= 0, stdinTerminal: isatty(STDIN_FILENO) == 1 ? ttyname(STDIN_FILENO).map { String(cString: $0) } : nil)
+    }
+
+    /// The decision of `controlling()`: `/dev/tty` when it opens, whatever stdin is; else the
+    /// terminal stdin is (one that is not this session's controlling terminal); else none.
+    public static func choose(hasControllingTerminal: Bool, stdinTerminal: String?) -> TerminalPrompter? {
+        if hasControllingTerminal { return TerminalPrompter(path: "/dev/tty") }
+        return stdinTerminal.map { TerminalPrompter(path: $0) }
     }
 
     public func readSecret(prompt: String) throws -> SecretBytes {

@@ -56,9 +56,9 @@ public struct DatabaseError: SXError, Equatable {
         let lead = "cannot read '\(path)'"
         switch fileKind {
         case .plaintextSQLite?:
-            return "\(lead): it is a plaintext (unencrypted) SQLite database, so it must be opened with an empty passphrase (SQLITE_NOTADB)"
+            return PassphraseWording.notEncrypted(path) + " (SQLITE_NOTADB)"
         case .encryptedOrNotDatabase(looksRandom: true)?:
-            return "\(lead): the passphrase is wrong (the file looks encrypted; if it was made by SQLCipher 3, it also needs cipher compatibility 3) (SQLITE_NOTADB)"
+            return PassphraseWording.wrong(path) + " (SQLITE_NOTADB)"
         case .encryptedOrNotDatabase(looksRandom: false)?:
             return "\(lead): the file is not a database (it is neither SQLite nor SQLCipher-encrypted) (SQLITE_NOTADB)"
         case .notADatabase(let reason)?:

@@ -26,7 +26,9 @@ public struct KeyTestResult: Sendable, Codable, Equatable {
 /// Tests a passphrase against a database without changing anything on disk: the file is opened
 /// immutable, or read from a private snapshot when it has a WAL.
 public enum KeyTester {
-    public static func test(_ target: DatabaseTarget, passphrase: SecretBytes) -> KeyTestResult {
+    /// `named`: what the messages call the file when `target` is a private copy of it (an archive's entry).
+    public static func test(_ target: DatabaseTarget, passphrase: SecretBytes, named: String? = nil) -> KeyTestResult {
+        let name = named ?? target.path
         func result(_ outcome: KeyTestOutcome, _ cipher: CipherFormat? = nil, _ message: String) -> KeyTestResult {
             KeyTestResult(database: target, outcome: outcome, cipher: cipher, message: message)
         }
@@ -34,7 +36,7 @@ public enum KeyTester {
         case .missing:
             return result(.missing, nil, "no such file")
         case .plaintext where !passphrase.isEmpty:
-            return result(.notEncrypted, .plaintext, "the database is not encrypted (plaintext SQLite); it needs no passphrase")
+            return result(.notEncrypted, .plaintext, PassphraseWording.notEncrypted(name))
         case .unusable(let reason):
             return result(.notADatabase, nil, reason)
         case .plaintext, .encrypted:
@@ -51,7 +53,7 @@ public enum KeyTester {
             if passphrase.isEmpty {
                 return result(.wrongPassphrase, nil, "the database is encrypted, and no passphrase was given")
             }
-            return result(.wrongPassphrase, nil, "the passphrase is wrong (tried SQLCipher 4 and SQLCipher 3 settings)")
+            return result(.wrongPassphrase, nil, PassphraseWording.wrong(name))
         } catch let error as DatabaseError {
             return result(.notADatabase, nil, "cannot be read as a database: \(error.message) (\(error.codeName))")
         } catch {

@@ -129,7 +129,7 @@ public struct DatabaseInspector: Sendable {
                 result.findings.append("the file starts like a SQLite database but cannot be read (truncated or damaged): \(error.message)")
             } else {
                 result.classification = .encryptedWrongPassphrase
-                result.findings.append("the passphrase does not open this database (tried SQLCipher 4 and SQLCipher 3 settings)")
+                result.findings.append(PassphraseWording.wrong(result.database.path))
             }
             return
         } catch let error as DatabaseError {

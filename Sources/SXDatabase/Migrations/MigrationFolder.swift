@@ -110,8 +110,6 @@ public enum MigrationFolderError: SXError, Equatable {
     case filesBesideRoleFolders(folder: String)
     case noRoleFolders(folder: String)
 
-    public var exitStatus: ExitStatus { .usage }
-
     public var description: String {
         switch self {
         case .notAFolder(let folder, let reason):

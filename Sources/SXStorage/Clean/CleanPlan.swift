@@ -224,7 +224,7 @@ extension CareError {
     var blockedSentence: String {
         switch self {
         case .passphraseNeeded: "needs the chat database's passphrase"
-        case .wrongPassphrase: "the passphrase does not open the chat database"
+        case .wrongPassphrase(let database): PassphraseWording.wrong(database)
         case .chatDatabaseMissing: "needs the chat database"
         case .interrupted(_, let operation): "an interrupted \(operation.noun) must be settled first"
         case .inUse: "the app has the databases open"

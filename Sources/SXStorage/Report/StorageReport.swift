@@ -217,7 +217,7 @@ extension CareError {
         case .passphraseNeeded(let database):
             "'\(Path.basename(database))' is encrypted and no passphrase was given: the files folder is not split into referenced and orphaned files"
         case .wrongPassphrase(let database):
-            "the passphrase does not open '\(Path.basename(database))': the files folder is not split into referenced and orphaned files"
+            PassphraseWording.wrong(database) + ", so the files folder is not split into referenced and orphaned files"
         default:
             "\(self)"
         }

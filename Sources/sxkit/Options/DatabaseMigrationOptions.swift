@@ -49,7 +49,7 @@ struct MigrationListOptions: ParsableArguments {
         return try set.targets.map { target in
             guard let role = target.role else {
                 guard let list = folderLists[nil] else {
-                    throw UsageError("cannot tell whether '\(target.path)' is the chat or the agent database: give --role chat|agent, or --migrations DIR")
+                    throw CommandLineError("cannot tell whether '\(target.path)' is the chat or the agent database: give --role chat|agent, or --migrations DIR")
                 }
                 return Work(target: target, list: list, listDescription: "the \(list.count) migrations of \(folder ?? "")")
             }

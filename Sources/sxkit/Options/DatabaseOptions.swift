@@ -52,6 +52,7 @@ struct DatabaseSelectionOptions: ParsableArguments {
 
     /// `set`, after noticing leftovers of an interrupted rekey or archive import (see above).
     static func noticingLeftovers(_ set: DatabaseSet, writes: Bool, settlesRekey: Bool = false) throws -> DatabaseSet {
+        try DataDirectoryCheck.require(set)
         // `db rekey` settles an interrupted rekey itself (and `db recover` is that settling).
         if !settlesRekey, let leftovers = RekeyRecovery.warning(for: set) {
             if writes { throw UsageError("\(leftovers); run `sxkit db recover` first, then run this command again") }
@@ -70,9 +71,14 @@ struct DatabaseSelectionOptions: ParsableArguments {
 /// Where the current passphrase comes from. There is no option that takes the passphrase itself.
 struct PassphraseOptions: ParsableArguments {
     @Option(name: .customLong("passphrase-file"), help: ArgumentHelp(
-        "Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.",
+        "Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.",
         valueName: "file"), completion: .file())
     var file: String?
+
+    @Option(name: .customLong("passphrase-command"), help: ArgumentHelp(
+        "Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.",
+        valueName: "command"))
+    var command: String?
 
     @Flag(name: .customLong("desktop-passphrase"), help: "Use the passphrase the desktop app stored in its settings.properties.")
     var fromDesktopSettings = false
@@ -81,8 +87,8 @@ struct PassphraseOptions: ParsableArguments {
     var none = false
 
     func validate() throws {
-        if [file != nil, fromDesktopSettings, none].filter({ $0 }).count > 1 {
-            throw ValidationError("give only one of --passphrase-file, --desktop-passphrase and --no-passphrase")
+        if [file != nil, command != nil, fromDesktopSettings, none].filter({ $0 }).count > 1 {
+            throw ValidationError("give only one of --passphrase-file, --passphrase-command, --desktop-passphrase and --no-passphrase")
         }
     }
 
@@ -93,6 +99,6 @@ struct PassphraseOptions: ParsableArguments {
         let environment = ProcessInfo.processInfo.environment
         let settings = dataDirectory.flatMap { DesktopSettings.path(forDataDirectory: $0.root, environment: environment) }
         return try PassphraseResolver(desktopSettingsPath: settings)
-            .resolve(PassphraseRequest(role: .current, file: file, fromDesktopSettings: fromDesktopSettings)).0
+            .resolve(PassphraseRequest(role: .current, file: file, command: command, fromDesktopSettings: fromDesktopSettings)).0
     }
 }

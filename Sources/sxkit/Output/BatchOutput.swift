@@ -4,10 +4,10 @@ import SXCrypto
 
 /// Renders a batch report: aligned text, or one JSON object a line under --json.
 enum BatchOutput {
-    /// Prints the report and returns the exit status it implies (3 when some items failed).
+    /// Prints the report and returns the exit status it implies (`ExitRule.items`).
     static func render(_ report: BatchReport, verb: String, options: GlobalOptions, seconds: Double) -> ExitStatus {
         let out = ConsoleOutput.standardOutput
-        let status: ExitStatus = report.failed > 0 ? .partial : .ok
+        let status = ExitRule.items(done: report.done, failed: report.failed)
         if options.json {
             for item in report.items { out.writeLine(json(item)) }
             out.writeLine("{\"type\":\"summary\",\"operation\":\(JSONText.quote(verb)),\"done\":\(report.done),\"skipped\":\(report.skipped),"
@@ -48,7 +48,8 @@ enum BatchOutput {
     }
 
     /// Runs a batch under a progress display (when `showsProgress`), prints its report, and ends
-    /// the command with exit status 3 when some items failed.
+    /// the command with the status `ExitRule.items` gives (3 when some items failed and some were
+    /// done, 1 when none was done).
     static func run(label: String, verb: String, options: GlobalOptions, showsProgress: Bool = true,
                     _ work: (ProgressTracker) throws -> BatchReport) throws {
         let tracker = ProgressTracker(label: label)

@@ -28,7 +28,8 @@ struct DataDirFilesRun {
         ticker?.stop()
         let (report, seconds) = try result.get()
         if options.json { renderJSON(report, seconds: seconds) } else { renderText(report, seconds: seconds) }
-        if report.failures > 0 { throw CommandFailure(status: .partial) }
+        let status = ExitRule.items(done: report.count(.done), failed: report.failures)
+        if status != .ok { throw CommandFailure(status: status) }
     }
 
     /// Outcomes that are not the work itself but worth a line: the user should know.

@@ -8,13 +8,16 @@ import SXTransfer
 enum ErrorSentence {
     static func text(for error: any Error) -> String {
         switch error {
+        case let error as PassphraseError where error.neededRole != nil:
+            return PassphraseText.needed(error.neededRole!)
         case let error as ExistingOutputError:
             if error.isFolder { return error.description }
             return "\(error.what); pass --force to replace \(error.paths.count > 1 ? "them" : "it"), or choose another output. Nothing was written"
         case TransferError.destinationExists(let path):
             return "'\(path)' already exists; pass --force to replace it, or choose another output with -o. Nothing was written"
         case let error as any SXError:
-            return ErrorText.sentence(error)
+            // The libraries' one wording for a wrong passphrase gets how to give the right one.
+            return PassphraseText.withHints(ErrorText.sentence(error))
         case let error as DecodingError:
             return "a JSON file is not what was expected: \(ErrorCause.describe(error))"
         default:

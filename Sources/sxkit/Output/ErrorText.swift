@@ -17,9 +17,9 @@ enum ErrorText {
         case .chooseFilesFolder:
             return "check --data-dir, or give --files-dir"
         case .givePassphrase:
-            return "give the passphrase with --passphrase-file, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE or at the prompt"
+            return "give the passphrase with " + PassphraseText.ways(.current)
         case .giveNewPassphrase:
-            return "give the new passphrase with --new-passphrase-file, $SXKIT_NEW_PASSPHRASE, $SXKIT_NEW_PASSPHRASE_FILE or at the prompt"
+            return "give the new passphrase with " + PassphraseText.ways(.new)
         case .recover(let operation):
             return "run `\(recoveryCommand(operation))`"
         case .runAgain:

@@ -12,7 +12,7 @@ enum InspectionText {
             out += "\n" + render(db, verbose: verbose)
         }
         if !report.findings.isEmpty {
-            out += "\nfindings\n" + report.findings.map { "  - \($0)\n" }.joined()
+            out += "\nfindings\n" + report.findings.map { "  - \(PassphraseText.withHints($0))\n" }.joined()
         }
         return out
     }
@@ -21,7 +21,7 @@ enum InspectionText {
     static func findings(_ report: DataDirectoryInspection) -> String {
         var out = ""
         for db in report.databases {
-            for finding in db.findings { out += "\(db.database.label): \(finding)\n" }
+            for finding in db.findings { out += "\(db.database.label): \(PassphraseText.withHints(finding))\n" }
         }
         return out + report.findings.map { "\($0)\n" }.joined()
     }
@@ -82,7 +82,7 @@ enum InspectionText {
         for (label, value) in lines {
             out += "  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value + "\n"
         }
-        for finding in r.findings { out += "  ! \(finding)\n" }
+        for finding in r.findings { out += "  ! \(PassphraseText.withHints(finding))\n" }
         return out
     }
 

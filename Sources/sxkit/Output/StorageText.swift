@@ -57,7 +57,7 @@ enum StorageText {
         table.section("Clean-up would reclaim", "files", "size", "")
         for c in r.reclaimable {
             if let blocked = c.blockedBy {
-                table.row("sxkit clean --\(c.target)", "-", "", blocked)
+                table.row("sxkit clean --\(c.target)", "-", "", PassphraseText.withHints(blocked))
             } else {
                 table.row("sxkit clean --\(c.target)", "\(c.usage.count)", ByteCount.format(c.usage.bytes), "")
             }

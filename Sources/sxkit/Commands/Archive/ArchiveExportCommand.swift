@@ -47,7 +47,7 @@ struct ArchiveExportCommand: ParsableCommand {
 
     func run() throws {
         let exporter = ChatArchiveExporter(
-            dataDirectory: dataDirectory.resolve(), passphrase: try passphrase.resolve(),
+            dataDirectory: try dataDirectory.resolveExisting(), passphrase: try passphrase.resolve(),
             options: ChatArchiveExportOptions(compress: !noCompression, replaceExisting: force))
         let tracker = ProgressTracker(label: "export")
         // Under --json stdout carries one document, so no progress lines go there.
@@ -56,7 +56,7 @@ struct ArchiveExportCommand: ParsableCommand {
         ticker?.stop()
         let report = try result.get()
         render(report)
-        if !report.archiveErrors.isEmpty { throw CommandFailure(status: .partial) }
+        if !report.archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: report.archiveErrors.count)) }
     }
 
     private func render(_ r: ChatArchiveExportReport) {

@@ -60,6 +60,6 @@ struct ArchiveImportCommand: ParsableCommand {
                 if !report.archiveErrors.isEmpty { out.writeLine("\(report.archiveErrors.count) problem(s), listed above.") }
             }
         }
-        if !report.archiveErrors.isEmpty { throw CommandFailure(status: .partial) }
+        if !report.archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: report.archiveErrors.count)) }
     }
 }

@@ -26,6 +26,6 @@ struct ArchiveRecoverCommand: ParsableCommand {
             for error in report.archiveErrors { ConsoleOutput.standardError.writeLine("sxkit: \(error.sentence)") }
             if !options.quiet { RecoveryText.lines(report).forEach(ConsoleOutput.standardOutput.writeLine) }
         }
-        if !report.archiveErrors.isEmpty { throw CommandFailure(status: .partial) }
+        if !report.archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: report.archiveErrors.count)) }
     }
 }

@@ -48,7 +48,7 @@ struct ArchiveVerifyCommand: ParsableCommand {
             var detail: [String] = []
             if let db = entry.database {
                 detail.append(db.kind)
-                if let message = db.keyMessage { detail.append(message) }
+                if let message = db.keyMessage { detail.append(PassphraseText.withHints(message)) }
                 if let quick = db.quickCheck { detail.append("quick_check: \(quick)") }
             }
             if let problem = entry.problem, entry.database?.keyTest == nil || entry.database?.keyTest == .correct { detail.append(problem) }
@@ -91,7 +91,7 @@ extension PassphraseOptions {
     /// which the passphrase is optional does not prompt for one.
     var isGiven: Bool {
         let environment = ProcessInfo.processInfo.environment
-        return file != nil || fromDesktopSettings || none
+        return file != nil || command != nil || fromDesktopSettings || none
             || environment["SXKIT_PASSPHRASE"] != nil || environment["SXKIT_PASSPHRASE_FILE"] != nil
     }
 }

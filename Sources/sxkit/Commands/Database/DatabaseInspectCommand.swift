@@ -13,7 +13,9 @@ struct DatabaseInspectCommand: ParsableCommand {
         --passphrase-file, SXKIT_PASSPHRASE, SXKIT_PASSPHRASE_FILE, --desktop-passphrase or a prompt) \
         the report adds page and cipher settings, row counts, migrations and, for the chat database, \
         the check of its files against the files folder. Nothing is created or modified, not even a \
-        -wal/-shm file or a timestamp: a database with a WAL is read from a private copy.
+        -wal/-shm file or a timestamp: a database with a WAL is read from a private copy. Exit \
+        status 1 when a passphrase was given that does not open a database (the report is still \
+        printed), or when there is no data directory or database file to inspect.
         """
     )
 
@@ -43,6 +45,10 @@ struct DatabaseInspectCommand: ParsableCommand {
         } else {
             ConsoleOutput.standardOutput.write(InspectionText.render(report, verbose: options.verbose))
         }
+        // The report says what it could; a passphrase that opens none of what it should is not done.
+        if report.databases.contains(where: { $0.classification == .encryptedWrongPassphrase }) {
+            throw CommandFailure(status: .failed)
+        }
     }
 
     /// The passphrase when one is needed and available; inspect still reports what it can without one.
@@ -51,7 +57,7 @@ struct DatabaseInspectCommand: ParsableCommand {
         guard encrypted else { return nil }
         do {
             return try passphrase.resolve(dataDirectory: set.dataDirectory)
-        } catch is PassphraseError where passphrase.file == nil && !passphrase.fromDesktopSettings {
+        } catch let error as PassphraseError where error.neededRole != nil {
             return nil
         }
     }

@@ -89,7 +89,7 @@ struct DatabaseMigrateCommand: ParsableCommand {
             try JSONDocument.print(reports)
         } else {
             for (report, label) in zip(reports, paddedLabels(reports.map(\.database))) {
-                let line = "\(label)  \(report.message)"
+                let line = "\(label)  \(PassphraseText.withHints(report.message))"
                 if !report.migrationResult.isOK {
                     (options.quiet ? ConsoleOutput.standardError : ConsoleOutput.standardOutput).writeLine(line)
                 } else if !options.quiet {

@@ -11,8 +11,9 @@ struct DatabaseRekeyCommand: ParsableCommand {
         abstract: "Set, change or remove the passphrase of the chat and agent databases.",
         discussion: """
         Both databases end on the new passphrase, or neither changes. SimpleX Chat must be closed. \
-        The new passphrase comes from --new-passphrase-file, $SXKIT_NEW_PASSPHRASE, \
-        $SXKIT_NEW_PASSPHRASE_FILE, or a terminal prompt (asked twice); never from the command line. \
+        The new passphrase comes from --new-passphrase-file, --new-passphrase-command, \
+        $SXKIT_NEW_PASSPHRASE, $SXKIT_NEW_PASSPHRASE_FILE, or a terminal prompt (asked twice); never \
+        from the command line. \
         If the desktop app's settings.properties stored the OLD passphrase (EncryptedDBPassphrase and \
         InitializationVectorDBPassphrase), they are put in step as the app itself does: the new \
         passphrase is stored (with --decrypt both keys are removed) and InitialRandomDBPassphrase, \
@@ -32,6 +33,11 @@ struct DatabaseRekeyCommand: ParsableCommand {
         "Read the new passphrase from this file (one trailing newline is ignored).", valueName: "file"), completion: .file())
     var newPassphraseFile: String?
 
+    @Option(name: .customLong("new-passphrase-command"), help: ArgumentHelp(
+        "Run this command with /bin/sh -c and use what it prints as the new passphrase (one trailing newline is ignored); it must exit 0.",
+        valueName: "command"))
+    var newPassphraseCommand: String?
+
     @Flag(name: .customLong("decrypt"), help: "Remove the encryption: the databases become plaintext SQLite.")
     var decrypt = false
 
@@ -46,8 +52,11 @@ struct DatabaseRekeyCommand: ParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func validate() throws {
-        if decrypt, newPassphraseFile != nil {
-            throw ValidationError("--decrypt removes the passphrase; it cannot be combined with --new-passphrase-file")
+        if decrypt, newPassphraseFile != nil || newPassphraseCommand != nil {
+            throw ValidationError("--decrypt removes the passphrase; it cannot be combined with --new-passphrase-file or --new-passphrase-command")
+        }
+        if newPassphraseFile != nil, newPassphraseCommand != nil {
+            throw ValidationError("give only one of --new-passphrase-file and --new-passphrase-command")
         }
     }
 
@@ -58,7 +67,7 @@ struct DatabaseRekeyCommand: ParsableCommand {
         if decrypt {
             new = SecretBytes([])
         } else {
-            new = try PassphraseResolver().resolve(PassphraseRequest(role: .new, file: newPassphraseFile, confirmOnPrompt: true)).0
+            new = try PassphraseResolver().resolve(PassphraseRequest(role: .new, file: newPassphraseFile, command: newPassphraseCommand, confirmOnPrompt: true)).0
             guard !new.isEmpty else {
                 throw UsageError("the new passphrase is empty; to remove the encryption, use --decrypt")
             }

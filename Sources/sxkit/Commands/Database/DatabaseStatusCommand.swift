@@ -61,7 +61,7 @@ struct DatabaseStatusCommand: ParsableCommand {
     private func render(_ report: Report, label: String) {
         let out = ConsoleOutput.standardOutput
         guard let status = report.status else {
-            (options.quiet ? ConsoleOutput.standardError : out).writeLine("\(label)  cannot read: \(report.error ?? "")")
+            (options.quiet ? ConsoleOutput.standardError : out).writeLine("\(label)  cannot read: \(PassphraseText.withHints(report.error ?? ""))")
             return
         }
         if options.quiet { return }

@@ -28,8 +28,10 @@ struct DatabaseTestKeyCommand: ParsableCommand {
             let width = results.map { $0.database.label.count }.max() ?? 0
             for r in results where !options.quiet || r.outcome != .correct {
                 let label = r.database.label.padding(toLength: width, withPad: " ", startingAt: 0)
+                // The message names the file itself when it is about the passphrase.
+                let subject = r.message.contains("'\(r.database.path)'") ? "" : "\(r.database.path): "
                 (options.quiet ? ConsoleOutput.standardError : ConsoleOutput.standardOutput)
-                    .writeLine("\(label)  \(Self.word(r.outcome))  \(r.database.path): \(r.message)")
+                    .writeLine("\(label)  \(Self.word(r.outcome))  \(subject)\(PassphraseText.withHints(r.message))")
             }
         }
         if results.contains(where: { $0.outcome != .correct }) { throw CommandFailure(status: .failed) }

@@ -177,6 +177,7 @@ extension FilesCommand {
                     return try work.decryptInPlace(passphrase: key)
                 }
             }
+            try keys.requireExistingManifest()
             let args = try keys.argsFile.map { try ArgsFile.load($0) }
             try BatchOutput.run(label: "decrypt", verb: "decrypted", options: global) { tracker in
                 if let args {
@@ -204,6 +205,7 @@ extension FilesCommand {
         func validate() throws { try keys.requireOne() }
 
         func run() throws {
+            try keys.requireExistingManifest()
             let args = try ArgsFile.resolve(file: file, manifest: keys.manifest, argsFile: keys.argsFile)
             let schedule = try CryptoFile.decrypt(file: Path.absolute(file), toDescriptor: ConsoleOutput.standardOutput.descriptor, args: args)
             if schedule == .earlierSxkit {
@@ -232,6 +234,7 @@ extension FilesCommand {
         }
 
         func run() throws {
+            try keys.requireExistingManifest()
             let args = try keys.argsFile.map { try ArgsFile.load($0) }
             try BatchOutput.run(label: "verify", verb: "verified", options: global, showsProgress: false) { _ in
                 if let args { return BatchReport(items: [CryptoFileBatch.verifyOne(Path.absolute(paths[0]), args: args)]) }

@@ -103,7 +103,7 @@ enum ImageTable {
                 out.writeLine(summary)
             }
         }
-        return failed.isEmpty ? .ok : .partial
+        return ExitRule.items(done: done.count, failed: failed.count)
     }
 
     static let header = cells(["image", "in", "in px", "out", "out px", "format", "quality", "encodes"])

@@ -67,7 +67,7 @@ struct MigrateReceiveCommand: ParsableCommand {
             }
             if !report.archiveErrors.isEmpty { out.writeLine("\(report.archiveErrors.count) problem(s), listed above") }
         }
-        if !report.archiveErrors.isEmpty { throw CommandFailure(status: .partial) }
+        if !report.archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: report.archiveErrors.count)) }
     }
 
     /// The `--json` document (transfer events come before it, one a line).

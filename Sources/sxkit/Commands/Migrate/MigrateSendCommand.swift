@@ -39,13 +39,15 @@ struct MigrateSendCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
-        let data = dataDirectory.resolve()
+        let data = try dataDirectory.resolveExisting()
         if let leftovers = RekeyRecovery.warning(for: DatabaseSet(dataDirectory: data)) {
             throw UsageError("\(leftovers); run `sxkit db recover` first, then migrate; nothing was sent")
         }
+        // Before anything is created: a wrong or missing passphrase leaves the data directory as it was.
+        let secret = try passphrase.resolve()
         let tempRoot = try MigrationTemp.folder(data)
         let sender = DeviceMigrationSender(
-            dataDirectory: data, passphrase: try passphrase.resolve(), relay: try RelayOpener.open(relay),
+            dataDirectory: data, passphrase: secret, relay: try RelayOpener.open(relay),
             options: .init(descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath), tempRoot: tempRoot,
                            fresh: fresh, force: force, policy: chunks.policy))
         let exportTracker = ProgressTracker(label: "export")
@@ -74,7 +76,7 @@ struct MigrateSendCommand: ParsableCommand {
             out.writeLine("  sxkit migrate receive '\(Path.basename(result.transfer.recipientDescriptions[0]))' --data-dir <new data dir>"
                 + (RelayOpener.isURL(relay) ? "" : " --relay <where this relay folder is mounted there>"))
         }
-        if !archiveErrors.isEmpty { throw CommandFailure(status: .partial) }
+        if !archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: archiveErrors.count)) }
     }
 }
 

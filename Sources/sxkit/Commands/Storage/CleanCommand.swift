@@ -66,7 +66,7 @@ struct CleanCommand: ParsableCommand {
     }
 
     func run() throws {
-        let dir = dataDirectory.resolve()
+        let dir = try dataDirectory.resolveExisting(databases: false)
         let care = DataDirectoryCare(directory: dir, passphrase: try ChatPassphrase.required(for: dir, passphrase))
         let plan = try care.plan(targets)
         let nothing = plan.total.count == 0
@@ -100,7 +100,8 @@ struct CleanCommand: ParsableCommand {
             for failure in result.failures { ConsoleOutput.standardError.writeLine("sxkit: \(failure.reason)") }
             if !options.quiet { ConsoleOutput.standardOutput.write(CleanText.result(result, verbose: options.verbose)) }
         }
-        if !result.failures.isEmpty { throw CommandFailure(status: .partial) }
+        let status = ExitRule.items(done: result.total.count, failed: result.failures.count)
+        if status != .ok { throw CommandFailure(status: status) }
     }
 
     /// Asks on a terminal; refuses without --yes when stdin is not one. --everything needs --yes and,
@@ -109,21 +110,21 @@ struct CleanCommand: ParsableCommand {
         let terminal = isatty(STDIN_FILENO) == 1
         if everything {
             guard yes else {
-                throw UsageError("--everything removes the databases too: add --yes (and, on a terminal, type the data directory's name); nothing was removed")
+                throw CommandLineError("--everything removes the databases too: add --yes (and, on a terminal, type the data directory's name); nothing was removed")
             }
             guard terminal else { return }
             let name = Path.basename(dir.root)
             ConsoleOutput.standardError.write("This removes the databases and every file of '\(dir.root)'. Type its name (\(name)) to go on: ")
-            guard readLine() == name else { throw UsageError("the name typed does not match '\(name)'; nothing was removed") }
+            guard readLine() == name else { throw NotConfirmed("the name typed does not match '\(name)'; nothing was removed") }
             return
         }
         if yes { return }
         guard terminal else {
-            throw UsageError("stdin is not a terminal, so there is no one to ask: add --yes to remove, or --dry-run to list; nothing was removed")
+            throw NotConfirmed("stdin is not a terminal, so there is no one to ask: add --yes to remove, or --dry-run to list; nothing was removed")
         }
         ConsoleOutput.standardError.write("Remove \(plan.total.count) file(s), \(ByteCount.format(plan.total.bytes))? [y/N] ")
         guard let answer = readLine()?.lowercased(), answer == "y" || answer == "yes" else {
-            throw UsageError("not confirmed; nothing was removed")
+            throw NotConfirmed("not confirmed; nothing was removed")
         }
     }
 }

@@ -24,7 +24,7 @@ struct StorageCommand: ParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() throws {
-        let dir = dataDirectory.resolve()
+        let dir = try dataDirectory.resolveExisting(databases: false)
         let care = DataDirectoryCare(directory: dir, passphrase: try ChatPassphrase.optional(for: dir, passphrase))
         let report = try care.storageReport()
         if options.json {
@@ -46,7 +46,7 @@ enum ChatPassphrase {
         guard isEncrypted(dir) else { return nil }
         do {
             return try options.resolve()
-        } catch is PassphraseError where options.file == nil && !options.fromDesktopSettings {
+        } catch let error as PassphraseError where error.neededRole != nil {
             return nil
         }
     }

@@ -53,7 +53,8 @@ struct TransferPlanCommand: ParsableCommand {
                 }
             }
         }
-        if failed > 0 { throw CommandFailure(status: failed == files.count ? .failed : .partial) }
+        let status = ExitRule.items(done: files.count - failed, failed: failed)
+        if status != .ok { throw CommandFailure(status: status) }
     }
 
     static func row(_ cells: [String]) -> String {

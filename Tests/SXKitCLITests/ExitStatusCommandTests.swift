@@ -1,6 +1,6 @@
 import Foundation
 import SXCore
-import SXMedia
+import SXImages
 import SXSample
 import SXTestSupport
 import Testing

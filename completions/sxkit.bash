@@ -211,7 +211,7 @@ _sxkit_db_inspect() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose --deep -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -238,6 +238,9 @@ _sxkit_db_inspect() {
         ;;
     '--passphrase-file')
         __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -247,7 +250,7 @@ _sxkit_db_test-key() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -274,6 +277,9 @@ _sxkit_db_test-key() {
         ;;
     '--passphrase-file')
         __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -283,7 +289,7 @@ _sxkit_db_rekey() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --decrypt --keep-backup --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file --new-passphrase-file --desktop-settings)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --passphrase-file --passphrase-command --new-passphrase-file --new-passphrase-command --desktop-settings)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -312,8 +318,14 @@ _sxkit_db_rekey() {
         __sxkit_add_completions -f
         return
         ;;
+    '--passphrase-command')
+        return
+        ;;
     '--new-passphrase-file')
         __sxkit_add_completions -f
+        return
+        ;;
+    '--new-passphrase-command')
         return
         ;;
     '--desktop-settings')
@@ -359,7 +371,7 @@ _sxkit_db_status() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --role --migrations --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --role --migrations --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -396,6 +408,9 @@ _sxkit_db_status() {
         __sxkit_add_completions -f
         return
         ;;
+    '--passphrase-command')
+        return
+        ;;
     esac
 }
 
@@ -403,7 +418,7 @@ _sxkit_db_migrate() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --role --migrations --confirm --backup-path --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --db --role --migrations --confirm --backup-path --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -448,6 +463,9 @@ _sxkit_db_migrate() {
         __sxkit_add_completions -f
         return
         ;;
+    '--passphrase-command')
+        return
+        ;;
     esac
 }
 
@@ -478,7 +496,7 @@ _sxkit_archive_export() {
     repeating_flags=()
     non_repeating_flags=(--no-compression --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
@@ -501,6 +519,9 @@ _sxkit_archive_export() {
         ;;
     '--passphrase-file')
         __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -518,7 +539,7 @@ _sxkit_archive_import() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
@@ -541,6 +562,9 @@ _sxkit_archive_import() {
         ;;
     '--passphrase-file')
         __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -574,13 +598,16 @@ _sxkit_archive_verify() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--passphrase-file)
+    non_repeating_options=(--passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--passphrase-file')
         __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac
@@ -649,7 +676,7 @@ _sxkit_files_encrypt() {
     repeating_flags=()
     non_repeating_flags=(--in-place --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(-o --output --manifest --data-dir --files-dir --temp-dir --assets-dir --passphrase-file -j --jobs)
+    non_repeating_options=(-o --output --manifest --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command -j --jobs)
     __sxkit_offer_flags_options -1
 
     # Offer option value completions
@@ -682,6 +709,9 @@ _sxkit_files_encrypt() {
         __sxkit_add_completions -f
         return
         ;;
+    '--passphrase-command')
+        return
+        ;;
     '-j'|'--jobs')
         return
         ;;
@@ -700,7 +730,7 @@ _sxkit_files_decrypt() {
     repeating_flags=()
     non_repeating_flags=(--in-place --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--manifest --args-file -o --output --data-dir --files-dir --temp-dir --assets-dir --passphrase-file -j --jobs)
+    non_repeating_options=(--manifest --args-file -o --output --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command -j --jobs)
     __sxkit_offer_flags_options -1
 
     # Offer option value completions
@@ -735,6 +765,9 @@ _sxkit_files_decrypt() {
         ;;
     '--passphrase-file')
         __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     '-j'|'--jobs')
@@ -1113,7 +1146,7 @@ _sxkit_migrate_send() {
     repeating_flags=()
     non_repeating_flags=(--fresh --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--relay -o --output --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    non_repeating_options=(--relay -o --output --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -1149,6 +1182,9 @@ _sxkit_migrate_send() {
         __sxkit_add_completions -f
         return
         ;;
+    '--passphrase-command')
+        return
+        ;;
     esac
 }
 
@@ -1156,7 +1192,7 @@ _sxkit_migrate_receive() {
     repeating_flags=()
     non_repeating_flags=(--replace --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--relay --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    non_repeating_options=(--relay --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
@@ -1188,6 +1224,9 @@ _sxkit_migrate_receive() {
         __sxkit_add_completions -f
         return
         ;;
+    '--passphrase-command')
+        return
+        ;;
     esac
 
     # Offer positional completions
@@ -1203,7 +1242,7 @@ _sxkit_storage() {
     repeating_flags=()
     non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -1228,6 +1267,9 @@ _sxkit_storage() {
         __sxkit_add_completions -f
         return
         ;;
+    '--passphrase-command')
+        return
+        ;;
     esac
 }
 
@@ -1235,7 +1277,7 @@ _sxkit_clean() {
     repeating_flags=()
     non_repeating_flags=(--temp --orphans --leftovers --all-files --everything --dry-run --yes --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--older-than --data-dir --files-dir --temp-dir --assets-dir --passphrase-file)
+    non_repeating_options=(--older-than --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -1261,6 +1303,9 @@ _sxkit_clean() {
         ;;
     '--passphrase-file')
         __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     esac

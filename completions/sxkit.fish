@@ -26,29 +26,29 @@ function __sxkit_parse_tokens -S
             __sxkit_parse_subcommand 0 'h/help'
             switch $unparsed_tokens[1]
             case 'inspect'
-                __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'deep' 'h/help'
+                __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'deep' 'h/help'
             case 'test-key'
-                __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'rekey'
-                __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'new-passphrase-file=' 'decrypt' 'keep-backup' 'desktop-settings=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'new-passphrase-file=' 'new-passphrase-command=' 'decrypt' 'keep-backup' 'desktop-settings=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'recover'
                 __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'status'
-                __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'role=' 'migrations=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'role=' 'migrations=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'migrate'
-                __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'role=' 'migrations=' 'confirm=' 'backup-path=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'db=' 'role=' 'migrations=' 'confirm=' 'backup-path=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
         case 'archive'
             __sxkit_parse_subcommand 0 'h/help'
             switch $unparsed_tokens[1]
             case 'export'
-                __sxkit_parse_subcommand 1 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'no-compression' 'force' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'no-compression' 'force' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'import'
-                __sxkit_parse_subcommand 1 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'list'
                 __sxkit_parse_subcommand 1 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'verify'
-                __sxkit_parse_subcommand 1 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'recover'
                 __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
@@ -56,9 +56,9 @@ function __sxkit_parse_tokens -S
             __sxkit_parse_subcommand 0 'h/help'
             switch $unparsed_tokens[1]
             case 'encrypt'
-                __sxkit_parse_subcommand -r 1 'o/output=' 'in-place' 'manifest=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand -r 1 'o/output=' 'in-place' 'force' 'manifest=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'decrypt'
-                __sxkit_parse_subcommand -r 1 'manifest=' 'args-file=' 'o/output=' 'in-place' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand -r 1 'manifest=' 'args-file=' 'o/output=' 'in-place' 'force' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'cat'
                 __sxkit_parse_subcommand 1 'manifest=' 'args-file=' 'h/help'
             case 'verify'
@@ -68,7 +68,7 @@ function __sxkit_parse_tokens -S
             __sxkit_parse_subcommand 0 'h/help'
             switch $unparsed_tokens[1]
             case 'compress'
-                __sxkit_parse_subcommand -r 1 'o/output=' 'max-size=' 'format=' 'keep-metadata' 'data-uri' 'max-pixels=' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand -r 1 'o/output=' 'max-size=' 'format=' 'keep-metadata' 'data-uri' 'max-pixels=' 'force' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
         case 'transfer'
             __sxkit_parse_subcommand 0 'h/help'
@@ -78,7 +78,7 @@ function __sxkit_parse_tokens -S
             case 'send'
                 __sxkit_parse_subcommand 1 'relay=' 'recipients=' 'force' 'o/output=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'receive'
-                __sxkit_parse_subcommand 1 'o/output=' 'relay=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'o/output=' 'force' 'relay=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'info'
                 __sxkit_parse_subcommand 1 'link=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'cancel'
@@ -94,14 +94,14 @@ function __sxkit_parse_tokens -S
             __sxkit_parse_subcommand 0 'h/help'
             switch $unparsed_tokens[1]
             case 'send'
-                __sxkit_parse_subcommand 0 'relay=' 'o/output=' 'fresh' 'force' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 0 'relay=' 'o/output=' 'fresh' 'force' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'receive'
-                __sxkit_parse_subcommand 1 'relay=' 'replace' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'relay=' 'replace' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
         case 'storage'
-            __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+            __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
         case 'clean'
-            __sxkit_parse_subcommand 0 'temp' 'older-than=' 'orphans' 'leftovers' 'all-files' 'everything' 'dry-run' 'yes' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+            __sxkit_parse_subcommand 0 'temp' 'older-than=' 'orphans' 'leftovers' 'all-files' 'everything' 'dry-run' 'yes' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
         case 'demo'
             __sxkit_parse_subcommand 0 'dir=' 'seed=' 'sample-only' 'chat-db-size=' 'bulk-files=' 'h/help'
         case 'help'
@@ -184,7 +184,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db inspect" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db inspect" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db inspect" db' -l 'db' -d 'Work on this one database file instead of a data directory\'s chat and agent databases.' -rF
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db inspect" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db inspect" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db inspect" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db inspect" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db inspect" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db inspect" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
@@ -197,7 +198,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db test-key" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db test-key" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db test-key" db' -l 'db' -d 'Work on this one database file instead of a data directory\'s chat and agent databases.' -rF
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db test-key" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db test-key" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db test-key" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db test-key" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db test-key" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db test-key" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
@@ -209,10 +211,12 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" db' -l 'db' -d 'Work on this one database file instead of a data directory\'s chat and agent databases.' -rF
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" new-passphrase-file' -l 'new-passphrase-file' -d 'Read the new passphrase from this file (one trailing newline is ignored).' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" new-passphrase-command' -l 'new-passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the new passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" decrypt' -l 'decrypt' -d 'Remove the encryption: the databases become plaintext SQLite.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" keep-backup' -l 'keep-backup' -d 'Keep each <db>.bak; it still opens with the OLD passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db rekey" desktop-settings' -l 'desktop-settings' -d 'The desktop app\'s settings.properties to keep in step (default: the one of the app whose data directory this is; none with --db).' -rF
@@ -236,7 +240,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db status" db' -l 'db' -d 'Work on this one database file instead of a data directory\'s chat and agent databases.' -rF
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db status" role' -l 'role' -d 'With --db: which database it is, and so which of SimpleX\'s lists applies (default: from a …_chat.db / …_agent.db name).' -rfka 'chat agent'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db status" migrations' -l 'migrations' -d 'SQL for migrations, as NAME.up.sql and optional NAME.down.sql: a NAME of SimpleX\'s list gives that migration the SQL sxkit does not carry, any other NAME is added to the list by name. With a data directory it holds chat/ and/or agent/ subfolders. For a --db file that is neither chat nor agent, the folder is the whole list.' -rfa '(__sxkit_complete_directories)'
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db status" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db status" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db status" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db status" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db status" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db status" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
@@ -252,7 +257,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db migrate" migrations' -l 'migrations' -d 'SQL for migrations, as NAME.up.sql and optional NAME.down.sql: a NAME of SimpleX\'s list gives that migration the SQL sxkit does not carry, any other NAME is added to the list by name. With a data directory it holds chat/ and/or agent/ subfolders. For a --db file that is neither chat nor agent, the folder is the whole list.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db migrate" confirm' -l 'confirm' -d 'yesUp: apply up migrations; yesUpDown: also revert; error: run nothing that needs confirming; console: ask (y/N). Default: console when stdin and stderr are a terminal, else error.' -rfka 'yesUp yesUpDown error console'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db migrate" backup-path' -l 'backup-path' -d 'Where the copy made before changing a database goes (default: <db>.migration-backup beside it). With a data directory: an existing folder that receives <name>.migration-backup for each database.' -rF
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db migrate" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db migrate" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db migrate" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db migrate" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db migrate" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db migrate" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
@@ -272,7 +278,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive export" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive export" no-compression' -l 'no-compression' -d 'Store every entry without compression.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive export" force' -l 'force' -d 'Replace OUT if it exists (atomically: the old archive stays until the new one is complete).'
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive export" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive export" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive export" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive export" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive export" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive export" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
@@ -284,7 +291,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive import" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive import" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive import" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive import" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive import" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive import" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive import" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive import" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive import" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
@@ -297,7 +305,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive list" v verbose' -s 'v' -l 'verbose' -d 'Also print every item done and the details the summary leaves out.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive list" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit archive verify" -eq 1' -F
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive verify" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive verify" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive verify" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive verify" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive verify" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive verify" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
@@ -320,12 +329,14 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit f
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit files encrypt" -ge 1' -F
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" o output' -s 'o' -l 'output' -d 'Write results below this folder, keeping the inputs.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" in-place' -l 'in-place' -d 'Replace each file (crash-safe: a killed run is finished by the next one).'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" force' -l 'force' -d 'Replace files already under -o DIR (each atomically); without it they are refused before any work.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" manifest' -l 'manifest' -d 'The manifest that receives the keys (created 0600, merged if present).' -rF
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files encrypt" j jobs' -s 'j' -l 'jobs' -d 'Files processed at once (default: the number of cores).' -rfka ''
@@ -338,11 +349,13 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" args-file' -l 'args-file' -d 'A CryptoFileArgs JSON file ({"fileKey", "fileNonce"}), for a single file.' -rF
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" o output' -s 'o' -l 'output' -d 'Write results below this folder, keeping the inputs.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" in-place' -l 'in-place' -d 'Replace each file (crash-safe: a killed run is finished by the next one).'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" force' -l 'force' -d 'Replace files already under -o DIR (each atomically); without it they are refused before any work.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files decrypt" j jobs' -s 'j' -l 'jobs' -d 'Files processed at once (default: the number of cores).' -rfka ''
@@ -371,6 +384,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" keep-metadata' -l 'keep-metadata' -d 'Keep EXIF, XMP and ICC metadata (the budget still applies).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" data-uri' -l 'data-uri' -d 'Write a data:image/…;base64 string; the budget applies to the whole string.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" max-pixels' -l 'max-pixels' -d 'Refuse images whose header declares more pixels than this.' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" force' -l 'force' -d 'Replace results already in the output folder (inputs are never replaced).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" j jobs' -s 'j' -l 'jobs' -d 'Files processed at once (default: the number of cores).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit image compress" q quiet' -s 'q' -l 'quiet' -d 'Print only problems: errors, failed items and what a check found wrong (no summary, notes or progress).'
@@ -391,7 +405,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit transfer send" -eq 1' -F
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" relay' -l 'relay' -d 'The relay: a folder on a mounted disk or share, or an HTTP relay URL.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" recipients' -l 'recipients' -d 'How many recipient descriptions to write (each can download the file).' -rfka ''
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" force' -l 'force' -d 'Send files above the 1 GiB soft limit, up to the 5 GiB hard limit.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" force' -l 'force' -d 'Replace descriptions an earlier send of this file left in the output folder (its other recipient descriptions are removed), and send files above the 1 GiB soft limit, up to the 5 GiB hard limit.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" o output' -s 'o' -l 'output' -d 'Folder for the descriptions (default: the current folder).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" parallel' -l 'parallel' -d 'Chunks uploaded or downloaded at once (1-32).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" temp-dir' -l 'temp-dir' -d 'Folder for work files and resume state (default: the data directory\'s temp folder, else $TMPDIR/sxkit-transfers).' -rfa '(__sxkit_complete_directories)'
@@ -401,7 +415,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" v verbose' -s 'v' -l 'verbose' -d 'Also print every item done and the details the summary leaves out.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit transfer receive" -eq 1' -F
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" o output' -s 'o' -l 'output' -d 'A folder (the sender\'s file name is kept) or a new file\'s path (default: the current folder).' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" o output' -s 'o' -l 'output' -d 'A folder (the sender\'s file name is kept; a path ending in / is a folder, created when missing) or a new file\'s path (default: the current folder).' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" force' -l 'force' -d 'Replace an existing file of the same name (atomically, once the received file is verified).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" relay' -l 'relay' -d 'Use this folder for the description\'s folder relay (mounted elsewhere here).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" parallel' -l 'parallel' -d 'Chunks uploaded or downloaded at once (1-32).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" temp-dir' -l 'temp-dir' -d 'Folder for work files and resume state (default: the data directory\'s temp folder, else $TMPDIR/sxkit-transfers).' -rfa '(__sxkit_complete_directories)'
@@ -444,7 +459,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
@@ -459,7 +475,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
@@ -470,7 +487,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit storage" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit storage" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit storage" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit storage" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit storage" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit storage" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit storage" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit storage" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit storage" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'
@@ -489,7 +507,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" json' -l 'json' -d 'Print JSON on stdout: one document, or one object a line for streams and batches.'

@@ -10,6 +10,8 @@ struct StaleTempFileTests {
         let destination = Path.join(tmp.root, "archive.zip")
         // What a killed writer leaves: the prefix, the destination's name, six mkstemp characters, no lock.
         let dead = try tmp.writeText(".sxkit-tmp-archive.zip.Ab3dE9", "partial")
+        // A helper file of the dead writer goes with it; one of the live writer stays.
+        let deadHelper = try tmp.writeText(".sxkit-tmp-archive.zip.Ab3dE9.replaced", "old")
         // Same prefix but another destination, and a name without the six characters: not ours to count.
         try tmp.writeText(".sxkit-tmp-archive.zip.old.Ab3dE9", "other")
         try tmp.writeText(".sxkit-tmp-archive.zip.", "short")
@@ -18,8 +20,11 @@ struct StaleTempFileTests {
 
         #expect(AtomicFileWriter.isLockedByLiveWriter(live.tempPath))
         #expect(!AtomicFileWriter.isLockedByLiveWriter(dead))
-        #expect(AtomicFileWriter.staleTempFiles(of: destination) == [dead])
-        #expect(AtomicFileWriter.removeStaleTempFiles(of: destination) == 1)
+        let liveHelper = live.tempPath + ".replaced"
+        try tmp.writeText(Path.basename(liveHelper), "old")
+        #expect(AtomicFileWriter.staleTempFiles(of: destination) == [dead, deadHelper])
+        #expect(AtomicFileWriter.removeStaleTempFiles(of: destination) == 2)
+        #expect(FileManager.default.fileExists(atPath: liveHelper))
         #expect(!FileManager.default.fileExists(atPath: dead))
         #expect(FileManager.default.fileExists(atPath: live.tempPath), "a live writer's temp file is never removed")
         try live.commit()

@@ -26,8 +26,8 @@ import SXTestSupport
         #expect(tmp.files == Usage(count: 1, bytes: 4096))
         #expect(report.wallpapers?.files.count == 1)
         #expect(report.reclaimable.first { $0.target == "temp" }?.usage == Usage(count: 1, bytes: 4096))
-        #expect(report.reclaimable.first { $0.target == "--orphans" }?.usage == files.orphans)
-        #expect(report.reclaimable.first { $0.target == "--all-files" }?.usage.count == files.total.count)
+        #expect(report.reclaimable.first { $0.target == "orphans" }?.usage == files.orphans)
+        #expect(report.reclaimable.first { $0.target == "all-files" }?.usage.count == files.total.count)
         #expect(report.leftovers.isEmpty)
     }
 
@@ -67,7 +67,7 @@ import SXTestSupport
         #expect(report.files?.orphans == nil)
         #expect(report.files?.total.count == f.sample.files.count)
         #expect(report.findings.contains { $0.contains("no passphrase was given") })
-        #expect(report.reclaimable.first { $0.target == "--orphans" }?.blockedBy == "needs the chat database's passphrase")
+        #expect(report.reclaimable.first { $0.target == "orphans" }?.blockedBy == "needs the chat database's passphrase")
     }
 
     @Test func wrongPassphraseIsAnError() throws {

@@ -1,4 +1,5 @@
 import Testing
+import SXCore
 @testable import SXTransfer
 
 /// The transfer method and auto-receive thresholds of FORMATS §1.
@@ -12,7 +13,8 @@ struct TransferDecisionTests {
         #expect(over.method == .refused)
         #expect(over.methodLimitName == "MAX_FILE_SIZE_XFTP")
         #expect(over.refusal?.description.contains("MAX_FILE_SIZE_XFTP (1073741824 bytes") == true)
-        #expect(over.refusal?.description.contains("--force") == true)
+        #expect(over.refusal?.remedy == .allowAboveSoftSizeLimit, "the CLI words the remedy with its flag")
+        #expect(over.refusal?.description.contains("--") == false)
     }
 
     @Test("force allows relay up to the 5 GiB hard limit and no further")

@@ -1,5 +1,5 @@
-#ifndef SXKIT_CJPEG_H
-#define SXKIT_CJPEG_H
+#ifndef CJPEG_ENCODE_H
+#define CJPEG_ENCODE_H
 
 #include <stddef.h>
 

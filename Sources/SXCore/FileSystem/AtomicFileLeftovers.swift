@@ -15,10 +15,13 @@ extension AtomicFileWriter {
         var stale: [String] = []
         while let item = readdir(dir) {
             let name = withUnsafeBytes(of: item.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            // mkstemp's six random characters follow the prefix.
-            guard name.hasPrefix(prefix), name.utf8.count == prefix.utf8.count + 6 else { continue }
+            // mkstemp's six random characters follow the prefix; a writer's helpers may add a suffix
+            // to its temp name (`.replaced`), and belong to it: stale when the temp file is.
+            guard name.hasPrefix(prefix), name.utf8.count >= prefix.utf8.count + 6 else { continue }
+            let base = String(decoding: name.utf8.prefix(prefix.utf8.count + 6), as: UTF8.self)
+            guard base == name || name.dropFirst(base.count).hasPrefix(".") else { continue }
             let path = Path.join(folder, name)
-            if !isLockedByLiveWriter(path) { stale.append(path) }
+            if !isLockedByLiveWriter(Path.join(folder, base)) { stale.append(path) }
         }
         return stale.sorted()
     }

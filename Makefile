@@ -55,5 +55,9 @@ uninstall:
 bench: build
 	bench/run
 
+# Long random-kill series (issue 15, item 10): no leftover survives the next run of the same command.
+stress: build
+	SXKIT=$(RELEASE) scripts/stress-leftovers
+
 clean:
 	rm -rf .build

@@ -319,6 +319,8 @@ private final class SegmentReader: @unchecked Sendable {
             if n == 0 {  // this segment is read to its end
                 if consuming { unlink(fds[index].path); Glibc.close(fds[index].fd); fds[index].fd = -1 }
                 index += 1
+                // A receive killed here leaves partial plaintext in its temp file (the crash tests').
+                if consuming { CrashPoint.reach("transfer-receive-consumed-chunk") }
             }
         }
     }

@@ -70,6 +70,18 @@ public struct ImageCompressionRecord: Sendable, Equatable {
     /// Of those, encodes of the whole output (1 unless the final encode landed over the budget).
     public var fullSizeEncodes: Int
     public var milliseconds: Int
+    /// Whether the output is a new encoding or the input kept (see `ImageAction`).
+    public var action: ImageAction = .reencoded
+}
+
+/// What became of an image: an input already within the budget is kept unless a re-encode is smaller.
+public enum ImageAction: String, Sendable, Equatable {
+    /// Decoded and encoded anew.
+    case reencoded
+    /// The input's bytes as they are (`--keep-metadata`, or a file whose metadata cannot be removed losslessly).
+    case kept
+    /// The input's pixels untouched, its metadata removed losslessly (see `LosslessStrip`).
+    case stripped
 }
 
 /// The compressed image and what it took.

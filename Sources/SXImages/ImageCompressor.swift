@@ -49,15 +49,23 @@ public enum ImageCompressor {
             throw ImageError(path: path, reason: .tooManyPixels(width: source.width, height: source.height, limit: options.maxPixels))
         }
         var search = Search(source: source, options: options)
-        let (bytes, candidate) = try gate.map { try $0.with(bytes: estimatedMemory(pixels: source.pixels)) { try search.run() } }
+        let kept = try KeptInput.candidate(source, options: options)
+        // The search decodes the whole image: a damaged input fails here, kept or not.
+        var (bytes, candidate) = try gate.map { try $0.with(bytes: estimatedMemory(pixels: source.pixels)) { try search.run() } }
             ?? search.run()
+        var action = ImageAction.reencoded
+        // Never bigger than the input: the input (stripped) stays unless the re-encode is smaller.
+        if let kept, kept.candidate.cost <= candidate.cost {
+            (bytes, candidate, action) = (kept.output, kept.candidate, kept.action)
+        }
         let elapsed = start.duration(to: clock.now)
         let record = ImageCompressionRecord(
             inputBytes: source.bytes, inputWidth: source.width, inputHeight: source.height, inputFormat: source.format,
             outputBytes: bytes.count, outputWidth: candidate.width, outputHeight: candidate.height,
             outputFormat: candidate.format, quality: candidate.quality, encodes: search.encodes,
             fullSizeEncodes: search.fullSizeEncodes,
-            milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+            milliseconds: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000),
+            action: action)
         return CompressedImage(bytes: bytes, record: record)
     }
 }

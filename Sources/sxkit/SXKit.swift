@@ -43,6 +43,8 @@ enum Main {
         }
         do {
             var command = try SXKit.parseAsRoot(arguments)
+            // `relay serve` stops gracefully on these signals itself.
+            if !(command is RelayServeCommand) { InterruptCleanup.install() }
             // Most commands are synchronous; the few that serve or wait on the network are async.
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -182,7 +182,7 @@ import SXTestSupport
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!Self.exists(old))
         #expect(Self.exists(f.tempFile))
-        #expect(run.stdout.contains("modified within the --older-than period are kept"), "\(run.stdout)")
+        #expect(run.stdout.contains("modified more recently than the age given are kept"), "\(run.stdout)")
     }
 
     @Test func leftoversOfAnInterruptedRekeyAreKept() throws {

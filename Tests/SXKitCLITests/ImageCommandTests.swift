@@ -125,4 +125,21 @@ import Testing
         #expect(r.stderr.contains("cannot read '\(locked)': Permission denied"))
         #expect(FileManager.default.fileExists(atPath: dir.file("out/open.jpg")))
     }
+
+    /// Issue 15, item 11: a small, well-compressed JPEG (a re-encode at the quality the budget allows
+    /// would be bigger) is kept, its comment removed without re-encoding, and the report says so.
+    @Test func anImageWithinTheBudgetIsNeverMadeBigger() throws {
+        let dir = try TempFolder()
+        let plain = try SyntheticImage.jpeg(width: 400, height: 300, seed: 14, quality: 30)
+        let comment: [UInt8] = [0xFF, 0xFE, 0x00, 0x10] + Array("secret comment".utf8)
+        let input = try dir.write("small.jpg", Array(plain.prefix(2)) + comment + Array(plain.dropFirst(2)))
+        let r = try CLI.run(["image", "compress", input, "-o", dir.file("out"), "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"action\":\"stripped\""), "\(r.stdout)")
+        let out = try dir.read("out/small.jpg")
+        #expect(out.count < (try dir.read("small.jpg")).count)
+        #expect(out == plain, "not the input's own bytes without the comment")
+        let text = try CLI.run(["image", "compress", input, "-o", dir.file("out2")])
+        #expect(text.stdout.contains("stripped"), "\(text.stdout)")
+    }
 }

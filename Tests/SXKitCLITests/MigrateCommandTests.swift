@@ -82,6 +82,12 @@ import Testing
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("the passphrase is wrong: it does not open") && refused.stderr.contains("nothing was changed"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: Path.join(s.target, "simplex_v1_chat.db")))
+        // The archive kept for the rerun holds the whole profile: readable by its owner alone (issue 15, item 10).
+        let waiting = (FileManager.default.enumerator(atPath: s.target)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".zip") }
+        #expect(waiting.count == 1, "\(waiting)")
+        for name in waiting {
+            #expect(POSIXFile.linkStatus(Path.join(s.target, name)).map { $0.st_mode & 0o777 } == 0o600, "\(name) is readable by others")
+        }
         // The relay no longer needs to be there: the verified archive waits in the target's temp folder.
         try FileManager.default.removeItem(atPath: s.relay)
         let done = try s.receive(["--json"])

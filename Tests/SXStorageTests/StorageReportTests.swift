@@ -28,7 +28,9 @@ import SXTestSupport
         #expect(report.reclaimable.first { $0.target == "temp" }?.usage == Usage(count: 1, bytes: 4096))
         #expect(report.reclaimable.first { $0.target == "orphans" }?.usage == files.orphans)
         #expect(report.reclaimable.first { $0.target == "all-files" }?.usage.count == files.total.count)
-        #expect(report.leftovers.isEmpty)
+        // Private folders killed runs left in the machine's $TMPDIR are reported too (issue 15, item 10);
+        // other test runs may have left some there: none is in the data directory.
+        #expect(report.leftovers.filter { Path.parent($0.path) != PrivateFolder.systemTemp }.isEmpty)
     }
 
     @Test func isReadOnly() throws {

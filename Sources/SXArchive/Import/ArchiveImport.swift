@@ -44,6 +44,8 @@ public enum ArchiveImport {
                            limits: ArchiveLimits = ArchiveLimits(), tempRoot: String? = nil,
                            progress: ProgressTracker? = nil) throws -> ArchiveImportReport {
         let clock = ContinuousClock(), start = clock.now
+        // Private copies an earlier import killed while testing the passphrase left behind (never a live run's).
+        PrivateFolder.removeStale(label: "import", in: tempRoot ?? PrivateFolder.systemTemp)
         let recovery = ImportRecovery.leftovers(root: data.root, prefix: data.prefix) == nil ? nil : try ImportRecovery.recover(data)
         if let rekey = RekeyRecovery.warning(for: DatabaseSet(dataDirectory: data)) {
             throw ArchiveFailure("\(rekey); settle it first, then import again; nothing was changed", remedy: .recover(.passphraseChange))
@@ -112,6 +114,8 @@ public enum ArchiveImport {
                 throw ArchiveFailure("the archive's \(item.record.name) is damaged: \(problem); nothing was changed")
             }
             try copy.finish()
+            // A kill here leaves the private copy in $TMPDIR: the next import (or recover) removes it.
+            CrashPoint.reach("import.passphrase-copy")
             let result = KeyTester.test(DatabaseTarget(role: role, path: copy.path), passphrase: passphrase,
                                         named: item.record.name)
             guard result.outcome == .correct else {

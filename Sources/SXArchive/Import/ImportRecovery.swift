@@ -42,6 +42,7 @@ public enum ImportRecovery {
     }
 
     public static func recover(_ data: DataDirectory) throws -> ImportRecoveryReport {
+        PrivateFolder.removeStale(label: "import", in: PrivateFolder.systemTemp)
         guard let found = leftovers(root: data.root, prefix: data.prefix) else {
             return ImportRecoveryReport(action: .none, found: "nothing to recover", done: "nothing was changed", archiveErrors: [])
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,7 +8,10 @@ import Glibc
 /// a temp file in the destination's folder (same file system, so the final step is a rename),
 /// fsync, rename over the destination, fsync the folder.
 ///
-/// One owner at a time; `abort()` (or `deinit` without `commit()`) removes the temp file.
+/// One owner at a time; `abort()` (or `deinit` without `commit()`) removes the temp file. The temp
+/// file is locked for as long as it exists (see `TempOwnership`), so that a later run can tell one a
+/// killed run left (and remove it) from one a live run is writing (and leave it alone), and it is
+/// listed in `LiveTemps`, so that a run stopped by a signal removes it.
 public final class AtomicFileWriter: @unchecked Sendable {
     /// Temp names start with this, so that a crash leftover is recognisable and never mistaken
     /// for user data.
@@ -18,6 +22,9 @@ public final class AtomicFileWriter: @unchecked Sendable {
     public private(set) var bytesWritten: Int64 = 0
     private var fd: Int32
     private var finished = false
+    /// The descriptor kept open after `finishWriting` only for the temp file's lock, until published.
+    private var lockFD: Int32 = -1
+    private let liveToken: Int
     /// For a big file written once and not read back soon (a received file, a relay's chunk): written
     /// around the page cache (O_DIRECT, see `POSIXFile.writeAllDirect`) in `directBlock`-sized writes,
     /// so it takes no page-cache pages at all (1 GiB: 0.06 s of system time instead of 1.4–1.8 s on a VM
@@ -37,20 +44,31 @@ public final class AtomicFileWriter: @unchecked Sendable {
     public init(destination: String, mode: mode_t = 0o644) throws {
         self.destination = destination
         let folder = Path.parent(destination)
-        var template = Array((folder + "/" + Self.tempPrefix + Path.basename(destination).prefix(64) + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw FileSystemError("create a file in", path: folder) }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        // Held until the file is closed, so that cleaners tell a live writer's temp file from a dead
-        // one's (`staleTempFiles(of:)`).
-        _ = flock(fd, LOCK_EX | LOCK_NB)
-        tempPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
-        self.fd = fd
-        // mkostemp creates 0600; widen only when asked, never through the umask-less path.
+        var attempt = 0
+        while true {
+            var template = Array((folder + "/" + Self.tempPrefix + Path.basename(destination).prefix(64) + ".XXXXXX").utf8CString)
+            // Created 0600 by mkstemp: partial content is never readable by others, not even for an instant.
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { throw FileSystemError("create a file in", path: folder) }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            let made = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+            attempt += 1
+            // A sweeper removed it between mkstemp and the lock (it looked stale): make another.
+            guard TempOwnership.claim(fd, path: made) || attempt == 5 else {
+                close(fd)
+                continue
+            }
+            tempPath = made
+            self.fd = fd
+            break
+        }
+        liveToken = LiveTemps.add(tempPath)
+        // Widen only when asked, never through the umask-less path.
         if mode != 0o600, fchmod(fd, mode & ~Self.processUmask) != 0 {
             let code = errno
             close(fd)
             unlink(tempPath)
+            LiveTemps.remove(liveToken)
             throw FileSystemError("set permissions on", path: tempPath, code: code)
         }
     }
@@ -119,7 +137,15 @@ public final class AtomicFileWriter: @unchecked Sendable {
             abort()
             throw error
         }
-        close(fd)
+        // The descriptor stays open, holding the lock, until the file is published: a batch publishes
+        // its whole group at once. Only so many are kept, well within the open-file limit; past that
+        // the temp file waits unlocked (listed in LiveTemps still).
+        if Self.heldLocks.add(1, ordering: .relaxed).newValue <= Self.maxHeldLocks {
+            lockFD = fd
+        } else {
+            Self.heldLocks.subtract(1, ordering: .relaxed)
+            close(fd)
+        }
         fd = -1
     }
 
@@ -132,6 +158,8 @@ public final class AtomicFileWriter: @unchecked Sendable {
             throw FileSystemError("replace", path: destination, code: code)
         }
         finished = true
+        LiveTemps.remove(liveToken)
+        releaseLock()
         if flushFolder { try POSIXFile.fsyncDirectory(Path.parent(destination)) }
     }
 
@@ -142,7 +170,25 @@ public final class AtomicFileWriter: @unchecked Sendable {
         finished = true
         if fd >= 0 { close(fd); fd = -1 }
         unlink(tempPath)
+        LiveTemps.remove(liveToken)
+        releaseLock()
     }
+
+    private func releaseLock() {
+        guard lockFD >= 0 else { return }
+        close(lockFD)
+        lockFD = -1
+        Self.heldLocks.subtract(1, ordering: .relaxed)
+    }
+
+    /// Finished temp files whose descriptor is kept open for their lock, process-wide.
+    private static let heldLocks = Atomic<Int>(0)
+    /// A quarter of the open-file limit, so that a batch's staged group never exhausts it.
+    private static let maxHeldLocks: Int = {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 128 }
+        return Int(min(limit.rlim_cur, 1 << 20) / 4)
+    }()
 
     /// The staging block held the file's content (a received file's plaintext): cleared, then let go.
     private func releaseStaging() {

@@ -32,11 +32,8 @@ extension AtomicFileWriter {
         staleTempFiles(of: destination).reduce(0) { $0 + (unlink($1) == 0 ? 1 : 0) }
     }
 
-    /// Whether a live `AtomicFileWriter` holds `path` (a temp file of ours).
+    /// Whether a live run holds `path` (a temp file of ours): see `TempOwnership`.
     public static func isLockedByLiveWriter(_ path: String) -> Bool {
-        guard let fd = try? POSIXFile.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return false }
-        defer { close(fd) }
-        if flock(fd, LOCK_EX | LOCK_NB) == 0 { flock(fd, LOCK_UN); return false }
-        return true
+        POSIXFile.linkStatus(path) != nil && !TempOwnership.isStale(path)
     }
 }

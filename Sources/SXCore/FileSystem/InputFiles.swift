@@ -43,9 +43,16 @@ public enum InputFiles {
                 }) { entries.append($0) }
                 // Depth first with names sorted at each level, like `cp -r` listing.
                 entries.sort { $0.relativePath.split(separator: "/").lexicographicallyPrecedes($1.relativePath.split(separator: "/")) }
+                var skippedFolders: [String] = []
                 for entry in entries {
                     let path = Path.join(absolute, entry.relativePath)
-                    if excluded.contains(path) || seen.contains(path) { continue }
+                    // Nothing inside an excluded folder is looked at.
+                    if skippedFolders.contains(where: { path.hasPrefix($0 + "/") }) { continue }
+                    if excluded.contains(path) {
+                        if entry.kind == .directory { skippedFolders.append(path) }
+                        continue
+                    }
+                    if seen.contains(path) { continue }
                     if Path.basename(path).hasPrefix(AtomicFileWriter.tempPrefix) { continue }
                     switch entry.kind {
                     case .file:

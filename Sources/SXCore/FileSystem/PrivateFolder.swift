@@ -3,8 +3,13 @@ import Foundation
 /// A 0700 folder under $TMPDIR (or `root`) for private copies of a user's data — a database and its
 /// WAL read without touching the originals, an archive's databases under test — removed with
 /// everything in it when the work is done.
+///
+/// The folder is locked while this object lives (see `TempOwnership`): creating one first removes
+/// the stale folders of the same label that killed runs left in the same place, never a live run's.
 public final class PrivateFolder: @unchecked Sendable {
     public let path: String
+    private var lockFD: Int32 = -1
+    private var liveToken: Int?
 
     /// `$TMPDIR`, else `/tmp`.
     public static var systemTemp: String {
@@ -13,12 +18,45 @@ public final class PrivateFolder: @unchecked Sendable {
 
     public init(label: String, root: String? = nil) throws {
         let base = root ?? Self.systemTemp
-        var template = Array(Path.join(base, "sxkit-\(label)-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw FileSystemError("create a private folder in", path: base) }
-        path = String(cString: made)
+        Self.removeStale(label: label, in: base)
+        var attempt = 0
+        while true {
+            var template = Array(Path.join(base, "sxkit-\(label)-XXXXXX").utf8CString)
+            guard let made = mkdtemp(&template) else { throw FileSystemError("create a private folder in", path: base) }
+            let folder = String(cString: made)
+            let fd = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            attempt += 1
+            if fd >= 0, !TempOwnership.claim(fd, path: folder), attempt < 5 {
+                close(fd)  // a sweeper took it for stale before it was locked: make another
+                continue
+            }
+            path = folder
+            lockFD = fd
+            break
+        }
+        liveToken = LiveTemps.add(path)
     }
 
-    public func remove() { try? FileManager.default.removeItem(atPath: path) }
+    /// The name `PrivateFolder(label:)` gives its folders: `sxkit-<label>-` and six characters.
+    public static func isName(_ name: String, label: String? = nil) -> Bool {
+        let prefix = "sxkit-" + (label.map { $0 + "-" } ?? "")
+        guard name.hasPrefix(prefix), let dash = name.lastIndex(of: "-") else { return false }
+        return name[name.index(after: dash)...].utf8.count == 6 && (label != nil || name.utf8.count > prefix.utf8.count + 7)
+    }
+
+    /// Removes the folders of `label` in `base` that killed runs left; returns how many.
+    @discardableResult
+    public static func removeStale(label: String, in base: String) -> Int {
+        TempOwnership.sweep(folder: base, prefix: "sxkit-\(label)-") { isName($0, label: label) }
+    }
+
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+        if let liveToken { LiveTemps.remove(liveToken) }
+        liveToken = nil
+        if lockFD >= 0 { close(lockFD) }
+        lockFD = -1
+    }
 
     deinit { remove() }
 }

@@ -12,7 +12,18 @@ public enum CrashPoint {
 
     private static let armed: String? = getenv(environmentVariable).map { String(cString: $0) }
 
+    /// Names the point where the process sends itself SIGINT, as Ctrl-C would, and then waits for
+    /// the signal to end it: the work is frozen there, so a test sees exactly what the interrupt
+    /// handling leaves (see `LiveTemps`).
+    public static let interruptVariable = "SXKIT_INTERRUPT_AT"
+
+    private static let interruptArmed: String? = getenv(interruptVariable).map { String(cString: $0) }
+
     public static func reach(_ name: String) {
+        if let interruptArmed, interruptArmed == name {
+            kill(getpid(), SIGINT)
+            while true { pause() }
+        }
         guard let armed, armed == name else { return }
         raise(SIGKILL)
     }

@@ -136,7 +136,7 @@ enum CleanPlanner {
                     take(CleanItem(.orphans, base: files.path, entry, mustStayUnreferenced: !everyFile))
                 case .referencedEncrypted where everyFile: take(CleanItem(.encryptedFiles, base: files.path, entry))
                 case .referencedPlaintext where everyFile: take(CleanItem(.plaintextFiles, base: files.path, entry))
-                case .atomicTemp where everyFile || targets.leftovers:
+                case .atomicTemp where (everyFile || targets.leftovers) && TempOwnership.isStale(Path.join(files.path, entry.relativePath)):
                     take(CleanItem(.leftovers, base: files.path, entry, mustStayUnreferenced: !everyFile))
                 case .folder where everyFile: take(CleanItem(.plaintextFiles, base: files.path, entry))
                 case .referencedSymlink, .unreferencedSymlink: symlinks += 1
@@ -170,7 +170,8 @@ enum CleanPlanner {
                 take(CleanItem(.assets, base: assets.path, entry))
             }
         } else if targets.leftovers, let assets = scan.assets {
-            for entry in assets.entries where entry.kind == .file && LeftoverFinder.isAtomicTemp(Path.basename(entry.relativePath)) {
+            for entry in assets.entries where entry.kind == .file && LeftoverFinder.isAtomicTemp(Path.basename(entry.relativePath))
+                && TempOwnership.isStale(Path.join(assets.path, entry.relativePath)) {
                 take(CleanItem(.leftovers, base: assets.path, entry))
             }
         }
@@ -178,6 +179,18 @@ enum CleanPlanner {
             for leftover in scan.leftovers where !leftover.neededForRecovery {
                 guard let st = POSIXFile.linkStatus(leftover.path) else { continue }
                 let entry = FolderEntry(relativePath: Path.basename(leftover.path), st)
+                if entry.kind == .directory, leftover.kind == LeftoverFinder.killedRunFolder {
+                    // Everything in it, then the folder itself once emptied.
+                    let base = Path.parent(leftover.path)
+                    _ = FolderWalker.walk(leftover.path) { inner in
+                        var moved = inner
+                        moved.relativePath = Path.join(entry.relativePath, inner.relativePath)
+                        // A symlink is never removed outside a temp folder: the folder then stays.
+                        if moved.kind == .file || moved.kind == .directory { take(CleanItem(.leftovers, base: base, moved)) }
+                    }
+                    take(CleanItem(.leftovers, base: base, entry))
+                    continue
+                }
                 guard entry.kind == .file else {
                     outline.kept.append("'\(leftover.path)' is a \(entry.kind.rawValue), not a file: kept")
                     continue

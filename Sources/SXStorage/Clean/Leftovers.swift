@@ -68,10 +68,30 @@ enum LeftoverFinder {
         add(ImportFiles.journal(root: dir.root, prefix: dir.prefix), "archive-import journal", needed: interrupted)
         add(ImportFiles.staging(root: dir.root), "archive-import staging folder", needed: interrupted)
         if let names = try? FileManager.default.contentsOfDirectory(atPath: dir.root) {
-            for name in names.sorted() where isAtomicTemp(name) {
+            // A live run's temp file (its lock held) is not a leftover.
+            for name in names.sorted() where isAtomicTemp(name) && TempOwnership.isStale(Path.join(dir.root, name)) {
                 add(Path.join(dir.root, name), "temp file of an interrupted write", needed: false)
             }
         }
+        for path in staleSystemTempFolders() { add(path, killedRunFolder, needed: false) }
         return out
+    }
+
+    /// The kind given to the private folders (`sxkit-<label>-XXXXXX`) that killed runs left in $TMPDIR.
+    static let killedRunFolder = "private folder of a killed sxkit run (in $TMPDIR)"
+
+    /// The labels of the `PrivateFolder`s sxkit makes in $TMPDIR (ArchiveImport, ArchiveVerify,
+    /// ReadOnlySnapshot, JournalModeProbe). Only these are taken for leftovers: a folder of another
+    /// name is never ours to remove, whatever it looks like.
+    static let privateFolderLabels = ["import", "verify", "snapshot", "probe"]
+
+    /// `PrivateFolder`s in $TMPDIR that no live run holds: an archive import, verify or a database
+    /// snapshot killed before it could remove its copies.
+    static func staleSystemTempFolders() -> [String] {
+        let base = PrivateFolder.systemTemp
+        return TempOwnership.staleCandidates(folder: base, prefix: "sxkit-").sorted()
+            .filter { name in privateFolderLabels.contains { PrivateFolder.isName(name, label: $0) } }
+            .map { Path.join(base, $0) }
+            .filter { POSIXFile.linkStatus($0).map { $0.st_mode & S_IFMT == S_IFDIR } == true && TempOwnership.isStale($0) }
     }
 }

@@ -78,7 +78,11 @@ public struct TransferReceiver: Sendable {
         // Every relay is opened before anything is created: one that cannot be used stops the receive here.
         for server in Set(description.chunks.flatMap { $0.replicas.map(\.server) }) { _ = try relays(server) }
         let work = workFolder(for: description)
+        ReceiveLeftovers.sweep(destination: folder, tempRoot: options.tempRoot)
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let workLock = ReceiveLeftovers.hold(work)
+        var failed = true
+        defer { ReceiveLeftovers.release(work, fd: workLock, failed: failed) }
         events(.rcvFileStart(encryptedSize: description.size, chunks: description.chunks.count))
 
         let chunkPath: @Sendable (Int) -> String = { Path.join(work, "chunk-\($0 + 1)") }
@@ -152,7 +156,7 @@ public struct TransferReceiver: Sendable {
         }
 
         // Decrypt into a temp file in the destination folder; publish only after the tag checked.
-        // Plaintext: readable by the user only, from the first byte (as every sxkit output holding plaintext).
+        // 0600 from its creation: partial plaintext is never readable by others, nor is the file placed.
         let writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o600)
         writer.bypassPageCache = true
         // The chunks go as they are decrypted: the plaintext takes over their disk space.
@@ -180,6 +184,7 @@ public struct TransferReceiver: Sendable {
         }
         let size = try Int64(POSIXFile.status(final).st_size)
         try? FileManager.default.removeItem(atPath: work)
+        failed = false
         events(.rcvFileComplete(path: final, fileName: header.name, fileSize: size))
         return Result(path: final, fileName: header.name, fileSize: size, chunksDownloaded: counts.downloads.load(ordering: .relaxed))
     }

@@ -15,7 +15,9 @@ struct ImageCompressCommand: ParsableCommand {
         that already fits is kept as it is), TIFF, and HEIC/HEIF/AVIF when libvips can read them \
         (see sxkit --version). Outputs are named <stem>.jpg, .png or .txt (--data-uri) below -o DIR, \
         keeping folder inputs' structure (the folder is created when missing). Existing results are \
-        refused before anything is compressed unless --force; inputs are never overwritten.
+        refused before anything is compressed unless --force; inputs are never overwritten. An image \
+        is never made bigger: a JPEG or PNG already within the budget is kept as it is, its metadata \
+        removed without re-encoding (the result column says kept or stripped), unless a re-encode is smaller.
         """
     )
 
@@ -106,15 +108,25 @@ enum ImageTable {
         return ExitRule.items(done: done.count, failed: failed.count)
     }
 
-    static let header = cells(["image", "in", "in px", "out", "out px", "format", "quality", "encodes"])
+    static let header = cells(["image", "in", "in px", "out", "out px", "format", "quality", "encodes", "result"])
+
+    /// The result column: a new encoding, or the input kept (as it is, or with its metadata removed losslessly).
+    static func result(_ action: ImageAction) -> String {
+        switch action {
+        case .reencoded: "encoded"
+        case .kept: "kept"
+        case .stripped: "stripped"
+        }
+    }
 
     static func line(name: String, _ r: ImageCompressionRecord) -> String {
         cells([name, ByteCount.format(r.inputBytes), "\(r.inputWidth)x\(r.inputHeight)", ByteCount.format(Int64(r.outputBytes)),
-               "\(r.outputWidth)x\(r.outputHeight)", r.outputFormat.rawValue, r.quality.map(String.init) ?? "-", String(r.encodes)])
+               "\(r.outputWidth)x\(r.outputHeight)", r.outputFormat.rawValue, r.quality.map(String.init) ?? "-", String(r.encodes),
+               result(r.action)])
     }
 
     private static func cells(_ values: [String]) -> String {
-        let widths = [24, 10, 11, 10, 11, 6, 7, 7]
+        let widths = [24, 10, 11, 10, 11, 6, 7, 7, 9]
         var text = values[0].count > widths[0] ? String(values[0].prefix(widths[0] - 1)) + "…" : values[0].padding(toLength: widths[0], withPad: " ", startingAt: 0)
         for (value, width) in zip(values.dropFirst(), widths.dropFirst()) { text += " " + value.leftPadded(to: width) }
         return text
@@ -128,7 +140,7 @@ enum ImageTable {
                        "\"inputHeight\":\(r.inputHeight)", "\"inputFormat\":\(JSONText.quote(r.inputFormat))",
                        "\"outputBytes\":\(r.outputBytes)", "\"outputWidth\":\(r.outputWidth)", "\"outputHeight\":\(r.outputHeight)",
                        "\"outputFormat\":\"\(r.outputFormat.rawValue)\"", "\"quality\":\(r.quality.map(String.init) ?? "null")",
-                       "\"encodes\":\(r.encodes)", "\"fullSizeEncodes\":\(r.fullSizeEncodes)", "\"milliseconds\":\(r.milliseconds)"]
+                       "\"encodes\":\(r.encodes)", "\"action\":\"\(r.action.rawValue)\"", "\"fullSizeEncodes\":\(r.fullSizeEncodes)", "\"milliseconds\":\(r.milliseconds)"]
         } else {
             fields += ["\"status\":\"failed\"", "\"error\":\(JSONText.quote(item.error ?? ""))"]
         }

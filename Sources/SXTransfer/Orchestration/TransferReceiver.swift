@@ -201,6 +201,9 @@ public struct TransferReceiver: Sendable {
         try? FileManager.default.removeItem(atPath: folder)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Held while the inner receive runs: its sweep of stale work folders must not take this one.
+        let redirectLock = ReceiveLeftovers.hold(folder)
+        defer { if redirectLock >= 0 { close(redirectLock) } }
         let file = Path.join(folder, "description.yaml")
         // The redirect's own start and completion are not the user's file's: only its progress is told.
         let progressOnly: TransferEventHandler = { event in

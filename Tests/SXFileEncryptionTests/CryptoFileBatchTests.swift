@@ -309,7 +309,8 @@ import Testing
                            })
     }
 
-    struct SampleFailure: Error, CustomStringConvertible {
+    /// An SXError, so that its sentence is what a failed item reports.
+    struct SampleFailure: SXError {
         var description: String { "the transform failed" }
     }
 

@@ -106,6 +106,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "SXDatabaseTests", dependencies: ["SXDatabase", "SXCore", "SXSample", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXProfileMoveTests", dependencies: ["SXProfileMove", "SXArchive", "SXTransfer", "SXDatabase", "SXSample", "SXCore", "SXCrypto", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXSampleTests", dependencies: ["SXSample", "SXDatabase", "SXImages", "SXCore", "SXCrypto", "SXTestSupport"], swiftSettings: strict),
+        // The store and configuration without HTTP (the HTTP relay end to end is in SXRelayHTTPTests).
+        .testTarget(name: "SXRelayServerTests", dependencies: ["SXRelayServer", "SXTransfer", "SXCore", "SXCrypto", "SXTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,158 @@
+import Foundation
+import SXArchive
+import SXCore
+import SXCrypto
+import SXDatabase
+import SXProfileMove
+import SXSample
+import SXTestSupport
+import SXTransfer
+import Testing
+
+/// `DeviceMigrationSender` and `DeviceMigrationReceiver` in the library, through the folder relay: a
+/// sample profile leaves one data directory and arrives whole in another; a target that already holds
+/// a profile is refused before anything is downloaded or changed.
+@Suite struct ProfileMoveTests {
+    static let passphrase = SampleDataDirectory.defaultPassphrase
+
+    struct Setup {
+        let temp: TempFolder
+        let source: SampleDataDirectory
+        let relay: FolderRelay
+        var descriptions: String { temp.file("desc") }
+        var sendTemp: String { temp.file("send-tmp") }
+        var receiveTemp: String { temp.file("receive-tmp") }
+        var target: DataDirectory { DataDirectory(root: temp.file("target"), layout: .desktop) }
+
+        init() throws {
+            temp = try TempFolder("sxkit-profile-move")
+            for folder in ["relay", "desc", "send-tmp", "receive-tmp"] {
+                try FileManager.default.createDirectory(atPath: temp.file(folder), withIntermediateDirectories: true)
+            }
+            source = try SampleDataDirectory.create(at: temp.file("source"), options: .init(photos: 1, documents: 2, chatItems: 40))
+            relay = FolderRelay(root: temp.file("relay"))
+        }
+
+        func send() async throws -> DeviceMigrationSender.Result {
+            let sender = DeviceMigrationSender(dataDirectory: source.directory, passphrase: ProfileMoveTests.passphrase, relay: relay,
+                                               options: .init(descriptionFolder: descriptions, tempRoot: sendTemp))
+            return try await sender.send()
+        }
+
+        func receiver(replaceExisting: Bool = false) -> DeviceMigrationReceiver {
+            let relay = self.relay
+            return DeviceMigrationReceiver(dataDirectory: target, passphrase: ProfileMoveTests.passphrase,
+                                           options: .init(tempRoot: receiveTemp, replaceExisting: replaceExisting),
+                                           relays: { _ in relay })
+        }
+    }
+
+    /// Every table's row count, read with the passphrase (a database that does not open throws).
+    static func rowCounts(_ database: String) throws -> [String: Int64] {
+        let (connection, _) = try DatabaseOpener.open(database, passphrase: passphrase, mode: .immutable)
+        var counts: [String: Int64] = [:]
+        for row in try connection.rows("SELECT name FROM sqlite_master WHERE type = 'table'") {
+            guard case .text(let table)? = row.first else { continue }
+            counts[table] = try connection.scalarInt("SELECT count(*) FROM \"\(table)\"")
+        }
+        return counts
+    }
+
+    /// SHA-256 of every regular file under `folder`, by path relative to it.
+    static func hashes(_ folder: String) throws -> [String: String] {
+        var result: [String: String] = [:]
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return result }
+        while let relative = walker.nextObject() as? String {
+            let path = Path.join(folder, relative)
+            guard let st = POSIXFile.linkStatus(path), st.st_mode & S_IFMT == S_IFREG else { continue }
+            result[relative] = Hex.encode(SHA256Digest.of(try FileBytes.read(path, limit: 1 << 30)))
+        }
+        return result
+    }
+
+    @Test func theSampleProfileArrivesWithTheSameRowsAndFiles() async throws {
+        let s = try Setup()
+        let sent = try await s.send()
+        #expect(sent.export != nil, "a first send exports")
+        #expect(sent.transfer.recipientDescriptions.count == 1)
+        #expect(sent.archiveBytes > 0 && sent.transfer.chunksUploaded == sent.transfer.chunks)
+        // The archive (the whole profile in the clear) does not outlive the send.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.sendTemp).isEmpty)
+
+        let recipient = sent.transfer.recipientDescriptions[0]
+        let received = try await s.receiver().receive(try FileDescription.load(recipient), path: recipient)
+        #expect(received.chunksDownloaded == sent.transfer.chunks)
+        #expect(received.archiveBytes == sent.archiveBytes)
+        #expect(received.importReport.archiveErrors.isEmpty, "\(received.importReport.archiveErrors)")
+        #expect(received.importReport.backups.isEmpty, "an empty target has nothing to keep as .bak")
+
+        // Both databases open with the passphrase and hold the same rows, chat items included.
+        let target = s.target, source = s.source.directory
+        let chat = try Self.rowCounts(target.chatDatabase)
+        #expect(chat == (try Self.rowCounts(source.chatDatabase)))
+        #expect((chat["chat_items"] ?? 0) >= 40)
+        #expect(try Self.rowCounts(target.agentDatabase) == (try Self.rowCounts(source.agentDatabase)))
+        // Every file and wallpaper arrived byte for byte (CryptoFiles stay encrypted, with the same bytes).
+        let files = try Self.hashes(target.filesFolder!)
+        #expect(files == (try Self.hashes(source.filesFolder!)))
+        #expect(Set(files.keys) == Set(s.source.files.map(\.name)))
+        #expect(try Self.hashes(target.wallpapersFolder!) == (try Self.hashes(source.wallpapersFolder!)))
+        // A plaintext sample file arrived with the bytes the generator recorded.
+        let plain = try #require(s.source.files.first { !$0.encrypted })
+        let arrived = try FileBytes.read(Path.join(target.filesFolder!, plain.name), limit: 1 << 30)
+        #expect(Hex.encode(SHA256Digest.of(arrived)) == plain.sha256)
+        // The downloaded archive and chunks are gone.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.receiveTemp).filter { $0.hasPrefix("sxkit-") }.isEmpty)
+    }
+
+    @Test func aTargetHoldingAProfileIsRefusedAndLeftAsItWas() async throws {
+        let s = try Setup()
+        let sent = try await s.send()
+        _ = try SampleDataDirectory.create(at: s.target.root, options: .init(photos: 0, documents: 1, seed: 9, chatItems: 5))
+        let before = try FolderSnapshot.take(s.target.root)
+        let relayBefore = try FolderSnapshot.take(s.relay.root)
+        let recipient = sent.transfer.recipientDescriptions[0]
+        await #expect(throws: ProfileMoveError.profileExists(root: s.target.root, database: s.target.chatDatabase)) {
+            _ = try await s.receiver().receive(try FileDescription.load(recipient), path: recipient)
+        }
+        let after = try FolderSnapshot.take(s.target.root)
+        #expect(after == before, "\(after.differences(from: before))")
+        #expect(try FolderSnapshot.take(s.relay.root) == relayBefore)
+        // Nothing was downloaded: the receive's temp folder is still empty.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.receiveTemp).isEmpty)
+        // The old profile still opens with its own rows (seed 9, 5 chat items beyond the files').
+        #expect(try Self.rowCounts(s.target.chatDatabase) != (try Self.rowCounts(s.source.directory.chatDatabase)))
+    }
+
+    @Test func aLoneAgentDatabaseIsAProfileToo() async throws {
+        let s = try Setup()
+        let sent = try await s.send()
+        try FileManager.default.createDirectory(atPath: s.target.root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: s.source.directory.agentDatabase, toPath: s.target.agentDatabase)
+        let before = try FolderSnapshot.take(s.target.root)
+        let recipient = sent.transfer.recipientDescriptions[0]
+        await #expect(throws: ProfileMoveError.profileExists(root: s.target.root, database: s.target.agentDatabase)) {
+            _ = try await s.receiver().receive(try FileDescription.load(recipient), path: recipient)
+        }
+        #expect(try FolderSnapshot.take(s.target.root) == before)
+    }
+
+    @Test func replacingKeepsTheOldDatabasesAsBackups() async throws {
+        let s = try Setup()
+        let sent = try await s.send()
+        _ = try SampleDataDirectory.create(at: s.target.root, options: .init(photos: 0, documents: 1, seed: 9, chatItems: 5))
+        let oldChat = try Self.rowCounts(s.target.chatDatabase)
+        let recipient = sent.transfer.recipientDescriptions[0]
+        let received = try await s.receiver(replaceExisting: true).receive(try FileDescription.load(recipient), path: recipient)
+        #expect(received.importReport.backups.sorted() == s.target.databases.map(DataDirectoryNames.backup(of:)).sorted())
+        #expect(try Self.rowCounts(s.target.chatDatabase) == (try Self.rowCounts(s.source.directory.chatDatabase)))
+        #expect(try Self.rowCounts(DataDirectoryNames.backup(of: s.target.chatDatabase)) == oldChat)
+    }
+
+    @Test func theErrorNamesTheProfileAndAsksToReplaceWithoutAFlag() {
+        let error = ProfileMoveError.profileExists(root: "/home/a/data", database: "/home/a/data/simplex_v1_chat.db")
+        #expect(error.description == "'/home/a/data' already holds a profile ('simplex_v1_chat.db'); nothing was downloaded")
+        #expect(error.remedy == .replaceProfile)
+        #expect(!error.description.contains("--"))
+    }
+}

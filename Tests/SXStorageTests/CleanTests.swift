@@ -163,7 +163,7 @@ import SXTestSupport
         try FileManager.default.removeItem(atPath: exported)
         let plan = try f.care().plan(CleanTargets(leftovers: true))
         // Stale private folders that other runs left in the machine's $TMPDIR are leftovers too.
-        #expect(Set(plan.items.map(\.path).filter { $0.hasPrefix(f.folder.root + "/") }) == [migration, atomic, inFiles])
+        #expect(Set(plan.items.map(\.path).filter { $0.hasPrefix(f.folder.path + "/") }) == [migration, atomic, inFiles])
         _ = try f.care().execute(plan)
         #expect(![migration, atomic, inFiles].contains(where: CareFixture.exists))
     }

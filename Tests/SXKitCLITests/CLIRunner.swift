@@ -38,26 +38,7 @@ enum CLI {
         for (k, v) in environment { env[k] = v }
         process.environment = env
         if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Drain both pipes while the process runs so a large output cannot block it.
-        let outData = Locked<Data>(Data()), errData = Locked<Data>(Data())
-        let group = DispatchGroup()
-        for (pipe, box) in [(out, outData), (err, errData)] {
-            group.enter()
-            DispatchQueue.global().async {
-                box.set(pipe.fileHandleForReading.readDataToEndOfFile())
-                group.leave()
-            }
-        }
-        process.waitUntilExit()
-        group.wait()
-        return CLIResult(status: process.terminationStatus,
-                         stdoutBytes: [UInt8](outData.get()),
-                         stderr: String(decoding: errData.get(), as: UTF8.self))
+        return try capture(process)
     }
 
     /// Starts `sxkit` without waiting (for kill tests).
@@ -115,4 +96,27 @@ func shell(_ command: String) -> Int32 {
     do { try p.run() } catch { return -1 }
     p.waitUntilExit()
     return p.terminationStatus
+}
+
+/// Runs `process` with stdin from /dev/null and returns what it printed. Both pipes are drained while
+/// it runs, so a large output cannot block it.
+func capture(_ process: Process) throws -> CLIResult {
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let outData = Locked<Data>(Data()), errData = Locked<Data>(Data())
+    let group = DispatchGroup()
+    for (pipe, box) in [(out, outData), (err, errData)] {
+        group.enter()
+        DispatchQueue.global().async {
+            box.set(pipe.fileHandleForReading.readDataToEndOfFile())
+            group.leave()
+        }
+    }
+    process.waitUntilExit()
+    group.wait()
+    return CLIResult(status: process.terminationStatus, stdoutBytes: [UInt8](outData.get()),
+                     stderr: String(decoding: errData.get(), as: UTF8.self))
 }

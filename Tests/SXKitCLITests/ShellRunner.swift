@@ -11,22 +11,5 @@ func runBash(_ script: String, cwd: String? = nil, environment: [String: String]
     for (k, v) in environment { env[k] = v }
     process.environment = env
     if let cwd { process.currentDirectoryURL = URL(fileURLWithPath: cwd) }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let outData = Locked<Data>(Data()), errData = Locked<Data>(Data())
-    let group = DispatchGroup()
-    for (pipe, box) in [(out, outData), (err, errData)] {
-        group.enter()
-        DispatchQueue.global().async {
-            box.set(pipe.fileHandleForReading.readDataToEndOfFile())
-            group.leave()
-        }
-    }
-    process.waitUntilExit()
-    group.wait()
-    return CLIResult(status: process.terminationStatus, stdoutBytes: [UInt8](outData.get()),
-                     stderr: String(decoding: errData.get(), as: UTF8.self))
+    return try capture(process)
 }

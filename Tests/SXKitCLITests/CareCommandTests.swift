@@ -197,18 +197,8 @@ import SXTestSupport
     /// Runs sxkit on a pseudo-terminal (util-linux `script`), typing `answer` once it has had time to
     /// ask. Returns the terminal's output (stdout and stderr together) and sxkit's exit status.
     func onTerminal(_ f: Fixture, _ arguments: [String], answer: String) throws -> (status: Int32, output: String) {
-        let command = ([CLI.binary] + arguments + ["--data-dir", f.root]).map { "'\($0)'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "(sleep 2; printf '%s\\n' \"$1\") | script -qec \"$0\" /dev/null", command, answer]
-        process.environment = ProcessInfo.processInfo.environment.merging(CareCommandTests.env.merging(["TMPDIR": f.folder.path]) { $1 }) { $1 }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try CLI.onTerminal(arguments + ["--data-dir", f.root], answer: answer,
+                           environment: CareCommandTests.env.merging(["TMPDIR": f.folder.path]) { $1 })
     }
 
     @Test func onATerminalItAsksAndEverythingNeedsTheNameTyped() throws {

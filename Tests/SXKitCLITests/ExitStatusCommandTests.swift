@@ -103,20 +103,8 @@ import Testing
         #expect(known.status == 0 && known.stdout.contains("USAGE: sxkit db inspect"), "\(known.stdout)")
     }
 
-    /// Runs `arguments` on a pseudo-terminal (util-linux `script`) and types `answer` after two seconds.
     static func onTerminal(_ arguments: [String], answer: String, environment: [String: String]) throws -> (status: Int32, output: String) {
-        let command = ([CLI.binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "(sleep 2; printf '%s\\n' \"$1\") | script -qec \"$0\" /dev/null", command, answer]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try CLI.onTerminal(arguments, answer: answer, environment: environment)
     }
 
     @Test func decliningAPromptIsNotDoneNotAUsageError() throws {

@@ -37,9 +37,9 @@ enum Main {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // Before ArgumentParser sees them: it would answer `--passphrase SECRET` with "did you
         // mean '--no-passphrase'?", and `help bogus` with the root help and status 0.
+        let report = FatalReport(json: FatalReport.asksForJSON(arguments))
         if let refusal = CommandLineScreen.refusal(for: arguments) {
-            ConsoleOutput.standardError.writeLine(refusal)
-            exit(ExitStatus.usage.rawValue)
+            report.exit(refusal.hasPrefix("sxkit: ") ? String(refusal.dropFirst(7)) : refusal, status: .usage)
         }
         do {
             var command = try SXKit.parseAsRoot(arguments)
@@ -54,24 +54,24 @@ enum Main {
         } catch let error as CommandFailure {
             exit(error.status.rawValue)
         } catch let error as CommandLineError {
-            ConsoleOutput.standardError.writeLine("sxkit: \(error)")
-            exit(ExitRule.status(for: error).rawValue)
+            report.exit("\(error)", status: ExitRule.status(for: error))
         } catch let error as NotConfirmed {
-            ConsoleOutput.standardError.writeLine("sxkit: \(error)")
-            exit(ExitRule.status(for: error).rawValue)
+            report.exit("\(error)", status: ExitRule.status(for: error))
         } catch let error as any SXError {
-            ConsoleOutput.standardError.writeLine("sxkit: " + ErrorSentence.text(for: error))
-            exit(ExitRule.status(for: error).rawValue)
+            report.exit(ErrorSentence.text(for: error), remedy: ErrorSentence.remedy(for: error), status: ExitRule.status(for: error))
         } catch let error where !isArgumentParserError(error) {
             // Foundation, swift-nio and Codable errors that were not mapped where they arose: still a sentence.
-            ConsoleOutput.standardError.writeLine("sxkit: " + ErrorSentence.text(for: error))
-            exit(ErrorSentence.exitStatus(for: error).rawValue)
+            report.exit(ErrorSentence.text(for: error), status: ErrorSentence.exitStatus(for: error))
         } catch {
             // ArgumentParser's own errors: help and version are clean exits; usage errors exit 2.
             let code = SXKit.exitCode(for: error)
             if code != .success, let suggestion = CommandSuggestion.message(for: arguments) {
-                ConsoleOutput.standardError.writeLine("sxkit: \(suggestion)")
-                exit(ExitStatus.usage.rawValue)
+                report.exit(suggestion, status: .usage)
+            }
+            if code != .success, report.json {
+                // One sentence, without the usage lines the text mode adds.
+                let message = CommandLineScreen.redacted(SXKit.message(for: error), arguments: arguments)
+                report.exit(message, status: code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue)
             }
             let message = CommandLineScreen.redacted(SXKit.fullMessage(for: error), arguments: arguments)
             if !message.isEmpty {
@@ -79,6 +79,38 @@ enum Main {
             }
             exit(code == .success ? 0 : code == .validationFailure ? ExitStatus.usage.rawValue : code.rawValue)
         }
+    }
+}
+
+/// How an error that stops a command is reported, once for every command: `sxkit: <sentence>` on
+/// stderr, or under `--json` one compact object on stderr (as restic's `exit_error`):
+/// `{"type":"error","error":"<the same sentence>","remedy":"<hint>","exitStatus":N}`. Then the exit status.
+struct FatalReport {
+    var json: Bool
+
+    /// `--json` among the options (not after `--`, where it would be an argument).
+    static func asksForJSON(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains("--json")
+    }
+
+    struct ErrorObject: Encodable {
+        let type = "error"
+        var error: String
+        var remedy: String?
+        var exitStatus: Int32
+    }
+
+    func exit(_ sentence: String, remedy: String? = nil, status: ExitStatus) -> Never {
+        exit(sentence, remedy: remedy, status: status.rawValue)
+    }
+
+    func exit(_ sentence: String, remedy: String? = nil, status: Int32) -> Never {
+        if json, let line = try? JSONDocument.line(ErrorObject(error: sentence, remedy: remedy, exitStatus: status)) {
+            ConsoleOutput.standardError.writeLine(line)
+        } else {
+            ConsoleOutput.standardError.writeLine("sxkit: " + sentence)
+        }
+        Glibc.exit(status)
     }
 }
 

@@ -3,7 +3,7 @@ import SXCore
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
-    @Flag(name: .long, help: "Print JSON on stdout: one document, or one object a line for streams and batches.")
+    @Flag(name: .long, help: "Print JSON on stdout: one compact document, or one object a line (NDJSON) for streams and batches; a fatal error is also a JSON object on stderr.")
     var json = false
 
     @Flag(name: [.short, .long], help: "Print only problems: errors, failed items and what a check found wrong (no summary, notes or progress).")

@@ -25,6 +25,13 @@ enum ErrorSentence {
         }
     }
 
+    /// What to do about `error`, in the CLI's words, when there is one thing to say (`--json`'s
+    /// `remedy`; the text mode has it inside the sentence).
+    static func remedy(for error: any Error) -> String? {
+        guard let error = error as? any SXError else { return nil }
+        return error.remedy.map(ErrorText.words) ?? PassphraseText.hint(for: error.description)
+    }
+
     static func exitStatus(for error: any Error) -> ExitStatus {
         (error as? any SXError)?.exitStatus ?? .failed
     }

@@ -26,12 +26,17 @@ enum PassphraseText {
     /// `text` with the command line's hint after the libraries' wording for a wrong passphrase or a
     /// plaintext database, wherever it appears (an error, a per-database line, a finding).
     static func withHints(_ text: String) -> String {
+        hint(for: text).map { text + "; " + $0 } ?? text
+    }
+
+    /// The hint `withHints` adds to `text`, if any (`--json`'s `remedy`).
+    static func hint(for text: String) -> String? {
         if text.contains(PassphraseWording.notEncryptedMarker), !text.contains("--no-passphrase") {
-            return text + "; use --no-passphrase"
+            return "use --no-passphrase"
         }
         if text.contains(PassphraseWording.wrongMarker), !text.contains("--passphrase-") {
-            return text + "; give the right one with \(ways(.current))"
+            return "give the right one with \(ways(.current))"
         }
-        return text
+        return nil
     }
 }

@@ -208,13 +208,13 @@ struct JSONProgressLinesTests {
         #expect((json["itemsTotal"] as? NSNumber)?.intValue == 5)
         #expect((json["bytesDone"] as? NSNumber)?.int64Value == 100)
         #expect((json["bytesTotal"] as? NSNumber)?.int64Value == 900)
-        #expect((json["elapsedSeconds"] as? NSNumber)?.doubleValue == 1.235)
-        #expect(Set(json.keys) == ["type", "label", "itemsDone", "itemsTotal", "bytesDone", "bytesTotal", "elapsedSeconds"])
+        #expect((json["seconds"] as? NSNumber)?.doubleValue == 1.235)
+        #expect(Set(json.keys) == ["type", "label", "itemsDone", "itemsTotal", "bytesDone", "bytesTotal", "seconds"])
     }
 
     @Test func unknownTotalsAreLeftOut() throws {
         let json = try object(JSONProgressLines.json(snapshot(items: 7, bytes: 8)))
-        #expect(Set(json.keys) == ["type", "label", "itemsDone", "bytesDone", "elapsedSeconds"])
+        #expect(Set(json.keys) == ["type", "label", "itemsDone", "bytesDone", "seconds"])
         #expect(!JSONProgressLines.json(snapshot()).contains("\n"))
     }
 

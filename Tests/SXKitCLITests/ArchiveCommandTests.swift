@@ -56,12 +56,12 @@ import Testing
         #expect(try export(data, out, ["--no-compression", "-q"]).status == 0)
         let list = try CLI.run(["archive", "list", out, "--json"])
         #expect(list.status == 0)
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        let rows = try #require((try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["entries"] as? [[String: Any]])
         #expect(rows.count >= 10)
-        #expect(rows.allSatisfy { $0["method"] as? String == "stored" && $0["size"] as? Int == $0["compressedSize"] as? Int })
+        #expect(rows.allSatisfy { $0["method"] as? String == "stored" && $0["bytes"] as? Int == $0["compressedBytes"] as? Int })
         let compressed = dir.file("deflated.zip")
         #expect(try export(data, compressed, ["-q"]).status == 0)
-        let methods = try #require(try JSONSerialization.jsonObject(with: Data(try CLI.run(["archive", "list", compressed, "--json"]).stdout.utf8)) as? [[String: Any]])
+        let methods = try #require((try JSONSerialization.jsonObject(with: Data(try CLI.run(["archive", "list", compressed, "--json"]).stdout.utf8)) as? [String: Any])?["entries"] as? [[String: Any]])
         #expect(methods.contains { $0["method"] as? String == "deflate" })
     }
 
@@ -174,7 +174,7 @@ import Testing
             for line in lines.dropFirst().dropLast() {
                 #expect(String(line.dropFirst(nameColumn)).hasPrefix("simplex_v1_"), "\(line)")
             }
-            let rows = try #require(try JSONSerialization.jsonObject(with: Data(try CLI.run(["archive", "list", archive, "--json"]).stdout.utf8)) as? [[String: Any]])
+            let rows = try #require((try JSONSerialization.jsonObject(with: Data(try CLI.run(["archive", "list", archive, "--json"]).stdout.utf8)) as? [String: Any])?["entries"] as? [[String: Any]])
             // Cross-check sizes and CRCs with Info-ZIP's own listing.
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/unzip")
@@ -188,8 +188,8 @@ import Testing
                 let name = row["name"] as! String
                 let line = try #require(verbose.split(separator: "\n").first { $0.hasSuffix("  " + name) }, "\(name)")
                 let fields = line.split(separator: " ")
-                #expect(Int(fields[0]) == row["size"] as? Int, "\(name)")
-                #expect(Int(fields[2]) == row["compressedSize"] as? Int, "\(name)")
+                #expect(Int(fields[0]) == row["bytes"] as? Int, "\(name)")
+                #expect(Int(fields[2]) == row["compressedBytes"] as? Int, "\(name)")
                 #expect(String(fields[6]) == row["crc32"] as? String, "\(name)")
                 #expect(fields[1].lowercased().hasPrefix(row["method"] as! String == "deflate" ? "defl" : "stored"), "\(name)")
             }

@@ -54,7 +54,7 @@ import SXTestSupport
         #expect((files["referencedMissing"] as? [String: Any])?["count"] as? Int == 2)
         #expect((files["referencedEncrypted"] as? [String: Any])?["count"] as? Int == f.sample.files.filter { $0.encrypted && $0.referenced }.count)
         let reclaim = try #require(doc["reclaimable"] as? [[String: Any]])
-        #expect(reclaim.map { $0["target"] as? String } == ["temp", "orphans", "leftovers", "all-files", "everything"])
+        #expect(reclaim.map { $0["category"] as? String } == ["temp", "orphans", "leftovers", "all-files", "everything"])
         let after = try f.snapshot()
         #expect(before == after, "storage changed: \(before.differences(from: after))")
     }

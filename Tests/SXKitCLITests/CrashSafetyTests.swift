@@ -33,7 +33,7 @@ import SXTestSupport
         #expect(finish.status == 0, "\(finish.stderr)")
         let verify = try CLI.run(["files", "verify", "--manifest", manifest, "--json"])
         #expect(verify.status == 0)
-        #expect(verify.stdout.contains("\"done\":300"))
+        #expect(verify.stdout.contains("\"verified\":300"))
         let out = try CLI.run(["files", "decrypt", dir.file("data"), "--manifest", manifest, "-o", dir.file("check")])
         #expect(out.status == 0, "\(out.stderr)")
         for (path, hash) in hashes {

@@ -65,8 +65,8 @@ import SXTestSupport
         _ = shell("rm -f '\(sample.directory.agentDatabase)'-*; /usr/bin/sqlcipher '\(sample.directory.agentDatabase)' 'CREATE TABLE t(x);'")
         let mixed = try CLI.run(["db", "test-key", "--data-dir", sample.directory.root, "--json"], environment: Self.env)
         #expect(mixed.status == 1)
-        let results = try #require(try JSONSerialization.jsonObject(with: Data(mixed.stdout.utf8)) as? [[String: Any]])
-        #expect(results.map { $0["outcome"] as? String } == ["notADatabase", "notEncrypted"])
+        let results = try #require((try JSONSerialization.jsonObject(with: Data(mixed.stdout.utf8)) as? [String: Any])?["databases"] as? [[String: Any]])
+        #expect(results.map { $0["status"] as? String } == ["notADatabase", "notEncrypted"])
         let messages = results.compactMap { $0["message"] as? String }
         #expect(messages[0].contains("not a database"))
         #expect(messages[1].contains("not encrypted"))

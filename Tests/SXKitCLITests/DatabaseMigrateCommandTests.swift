@@ -43,7 +43,8 @@ import Testing
 
     /// The `--json` document as an array of objects.
     func entries(_ result: CLIResult) throws -> [[String: Any]] {
-        try #require(JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [[String: Any]])
+        let document = try #require(JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+        return try #require(document["databases"] as? [[String: Any]])
     }
 
     /// A JSON value as compact text with sorted keys, for exact comparisons.
@@ -109,7 +110,7 @@ import Testing
         #expect(down.status == 0, "\(down.stderr)")
         let entry = try entries(down)[0]
         #expect(entry["reverted"] as? [String] == ["m2"])
-        #expect(entry["backupPath"] as? String == custom)
+        #expect(entry["backup"] as? String == custom)
         #expect(FileManager.default.fileExists(atPath: custom))
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlcipher") {
             #expect(try shell(db, "SELECT group_concat(name) FROM migrations; SELECT count(*) FROM sqlite_master WHERE name = 'b';").contains("m1\n0\n"))
@@ -153,10 +154,10 @@ import Testing
         let json = try CLI.run(["db", "status", "--db", db, "--migrations", other, "--json"], environment: env)
         #expect(json.status == 0)
         let entry = try entries(json)[0]
-        let report = try #require(entry["status"] as? [String: Any])
+        let report = try #require(entry["migrationStatus"] as? [String: Any])
         #expect(try compact(report["plan"]) == #"{"mtrError":{"appMigration":"x2","dbMigration":"m2","type":"different"},"type":"error"}"#)
         let migrations = try #require(report["migrations"] as? [[String: Any]])
-        #expect(migrations.map { "\($0["name"]!)=\($0["state"]!)/\($0["canGoDown"]!)" } == ["m1=applied/0", "m2=dbOnly/0", "x2=pending/0"])
+        #expect(migrations.map { "\($0["name"]!)=\($0["status"]!)/\($0["canGoDown"]!)" } == ["m1=applied/0", "m2=dbOnly/0", "x2=pending/0"])
         #expect(entry["cipher"] as? String == "sqlcipher4")
         #expect(try sha256(db) == hash, "status changes no byte")
         #expect(!FileManager.default.fileExists(atPath: db + "-wal") && !FileManager.default.fileExists(atPath: db + "-shm"))

@@ -128,7 +128,7 @@ struct EarlierScheduleCommandTests {
         let r = try s.run(["files", "decrypt", "--data-dir", s.root, "-o", s.temp.file("export"), "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let line = try #require(r.stdout.split(separator: "\n").first { $0.contains("\"path\":\"\(old[0])\"") })
-        #expect(line.contains("\"outcome\":\"done\"") && line.contains(Self.message), "\(line)")
+        #expect(line.contains("\"status\":\"exported\"") && line.contains(Self.message), "\(line)")
         let inPlace = try s.run(["files", "decrypt", "--data-dir", s.root, "--in-place"])
         #expect(inPlace.status == 0, "\(inPlace.stderr)")
         #expect(try s.states().allSatisfy { $0.value == .plaintext || $0.value == .missing })

@@ -42,7 +42,7 @@ import SXTestSupport
 
         let verify = try CLI.run(["files", "verify", "--manifest", manifest, "--json"])
         #expect(verify.status == 0)
-        #expect(verify.stdout.contains("\"done\":6") && verify.stdout.contains("\"failed\":0"))
+        #expect(verify.stdout.contains("\"verified\":6") && verify.stdout.contains("\"failed\":0"))
 
         let (one, oneHash) = hashes.first { $0.key.hasSuffix("file2.bin") }!
         let cat = try CLI.run(["files", "cat", one, "--manifest", manifest])

@@ -65,10 +65,12 @@ import Testing
         #expect(received.status == 0, "\(received.stderr)")
         let lines = received.stdout.split(separator: "\n")
         #expect(lines.first?.contains(#""type":"rcvFileStart""#) == true)
-        let document = try #require(received.stdout.range(of: "\n{\n").map { String(received.stdout[$0.lowerBound...]) })
-        let fields = try #require(try JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any])
-        #expect(fields["dataDirectory"] as? String == s.target)
-        #expect(fields["chunksDownloaded"] as? Int == 1)
+        // NDJSON: every line an object; the last one the summary.
+        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let fields = try #require(objects.last)
+        #expect(fields["type"] as? String == "migrationReceived")
+        #expect(fields["output"] as? String == s.target)
+        #expect(fields["downloadedChunks"] as? Int == 1)
         #expect((fields["importReport"] as? [String: Any])?["archiveErrors"] as? [Any] != nil)
         try s.expectMoved()
         try s.expectNoWorkLeft()
@@ -92,7 +94,7 @@ import Testing
         try FileManager.default.removeItem(atPath: s.relay)
         let done = try s.receive(["--json"])
         #expect(done.status == 0, "\(done.stderr)")
-        #expect(done.stdout.contains(#""chunksDownloaded" : 0"#), "\(done.stdout)")
+        #expect(done.stdout.contains(#""downloadedChunks":0"#), "\(done.stdout)")
         try s.expectMoved()
         try s.expectNoWorkLeft()
     }

@@ -48,7 +48,8 @@ import Testing
     }
 
     func json(_ result: CLIResult) throws -> [[String: Any]] {
-        try #require(JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [[String: Any]])
+        let document = try #require(JSONSerialization.jsonObject(with: Data(result.stdoutBytes)) as? [String: Any])
+        return try #require(document["databases"] as? [[String: Any]])
     }
 
     func compact(_ value: Any?) throws -> String {
@@ -81,7 +82,7 @@ import Testing
         #expect(!status.stdout.contains("different"))
 
         let document = try json(try CLI.run(["db", "status", "--data-dir", p.root, "--json"], environment: env))
-        let summary = try #require((document[0]["status"] as? [String: Any])?["summary"] as? [String: Any])
+        let summary = try #require((document[0]["migrationStatus"] as? [String: Any])?["summary"] as? [String: Any])
         #expect(summary["known"] as? Int == 152 && summary["recorded"] as? Int == 152)
         #expect((summary["canGoDown"] as? [String])?.count == 100)
         #expect(summary["newerThanList"] as? [String] == [])
@@ -119,7 +120,7 @@ import Testing
         #expect(down.status == 0, "\(down.stderr)")
         let entry = try json(down)[0]
         #expect(entry["reverted"] as? [String] == ["20260531_member_removed_at", "20260530_client_services"], "newest first")
-        #expect(try sha256(try #require(entry["backupPath"] as? String)) == hash, "the backup is the database as it was")
+        #expect(try sha256(try #require(entry["backup"] as? String)) == hash, "the backup is the database as it was")
         #expect(try p.chatValue("SELECT count(*) FROM pragma_table_info('users') WHERE name = 'client_service'") == .integer(0))
         #expect(try p.chatValue("SELECT count(*) FROM pragma_table_info('group_members') WHERE name = 'removed_at'") == .integer(0))
         #expect(try p.chatValue("SELECT max(name) FROM migrations") == .text("20260516_supporter_badges"))

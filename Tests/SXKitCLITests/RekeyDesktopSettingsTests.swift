@@ -91,7 +91,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(r.stdoutBytes)) as? [String: Any])
         let settings = try #require(document["desktopSettings"] as? [String: Any])
-        #expect(settings["action"] as? String == "updated")
+        #expect(settings["status"] as? String == "updated")
         #expect(settings["path"] as? String == h.settings)
         #expect(try h.text() == Self.updated)
         #expect(try POSIXFile.status(h.settings).st_mode & 0o7777 == 0o600)
@@ -173,11 +173,12 @@ import Testing
         #expect(recover.status == 0, "\(recover.stderr)")
         #expect(try h.text() == rewritten)
         #expect(FileManager.default.fileExists(atPath: h.staged), "kept for the user")
-        #expect(recover.stderr.contains("were written after the passphrase change began"), "\(recover.stderr)")
-        #expect(recover.stderr.contains("move that file over it"))
+        // Under --json the warning the text mode writes on stderr is in the document.
         let document = try #require(try JSONSerialization.jsonObject(with: Data(recover.stdoutBytes)) as? [String: Any])
+        let warning = (document["warnings"] as? [String])?.first ?? ""
+        #expect(warning.contains("were written after the passphrase change began") && warning.contains("move that file over it"), "\(recover.stdout)")
         let settings = try #require(document["desktopSettings"] as? [String: Any])
-        #expect(settings["action"] as? String == "changedMeanwhile" && settings["staged"] as? String == h.staged)
+        #expect(settings["status"] as? String == "changedMeanwhile" && settings["staged"] as? String == h.staged)
         #expect(String(decoding: try FileBytes.read(h.staged, limit: 1 << 20), as: UTF8.self) == Self.updated)
     }
 }

@@ -101,7 +101,7 @@ struct RelayServeCommandTests {
         let (process, line, _) = try startRelay(["--listen", "127.0.0.1:0", "--store", folder.file("s"), "--json"])
         defer { if process.isRunning { process.terminate() } }
         let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
-        #expect(object?["event"] == "relayListening")
+        #expect(object?["type"] == "relayListening")
         #expect(object?["url"]?.hasPrefix("http://127.0.0.1:") == true)
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()

@@ -43,7 +43,7 @@ import SXTestSupport
         let forced = try CLI.run(["transfer", "plan", "--force", "--json", big])
         #expect(forced.status == 0)
         #expect(forced.stdout.contains(#""method":"relay""#) && forced.stdout.contains(#""chunks":257"#))
-        #expect(forced.stdout.contains(#""methodLimit":{"name":"MAX_FILE_SIZE_XFTP_HARD","bytes":5368709120}"#))
+        #expect(forced.stdout.contains(#""methodLimit":{"bytes":5368709120,"name":"MAX_FILE_SIZE_XFTP_HARD"}"#))
         let missing = try CLI.run(["transfer", "plan", small, s.temp.file("nope")])
         #expect(missing.status == 3)
     }

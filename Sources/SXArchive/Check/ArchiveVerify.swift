@@ -23,6 +23,13 @@ public struct ArchiveVerifyEntry: Sendable, Codable, Equatable {
     /// Why the entry fails, as a sentence.
     public var problem: String?
     public var database: ArchiveDatabaseCheck?
+
+    /// Sizes are `bytes` in sxkit's JSON vocabulary.
+    enum CodingKeys: String, CodingKey {
+        case name, crc32, ok, problem, database
+        case size = "bytes"
+        case compressedSize = "compressedBytes"
+    }
 }
 
 public struct ArchiveVerifyReport: Sendable, Codable, Equatable {

@@ -73,6 +73,12 @@ public struct DesktopSettingsOutcome: Sendable, Equatable, Codable {
     /// The prepared file, when it was kept for the user to look at.
     public var staged: String?
 
+    /// Under sxkit's JSON vocabulary what happened to an item is its `status`.
+    enum CodingKeys: String, CodingKey {
+        case path, message, staged
+        case action = "status"
+    }
+
     public init(path: String, action: Action, message: String, staged: String? = nil) {
         self.path = path
         self.action = action

@@ -170,7 +170,7 @@ public final class TerminalProgressBar: ProgressRenderer {
     }
 }
 
-/// Progress as JSON objects, one a line: `{"type":"progress","label":…,"itemsDone":…,…}`.
+/// Progress as JSON objects, one a line: `{"type":"progress","label":…,"itemsDone":…,…,"seconds":…}`.
 public final class JSONProgressLines: ProgressRenderer {
     private let output: ConsoleOutput
 
@@ -184,7 +184,7 @@ public final class JSONProgressLines: ProgressRenderer {
                       "\"itemsDone\":\(s.itemsDone)", "\"bytesDone\":\(s.bytesDone)"]
         if let t = s.itemsTotal { fields.append("\"itemsTotal\":\(t)") }
         if let t = s.bytesTotal { fields.append("\"bytesTotal\":\(t)") }
-        fields.append(String(format: "\"elapsedSeconds\":%.3f", s.elapsedSeconds))
+        fields.append(String(format: "\"seconds\":%.3f", s.elapsedSeconds))
         return "{" + fields.joined(separator: ",") + "}"
     }
 }

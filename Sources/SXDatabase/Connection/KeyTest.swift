@@ -21,6 +21,12 @@ public struct KeyTestResult: Sendable, Codable, Equatable {
     public var cipher: CipherFormat?
     /// A sentence saying what was found.
     public var message: String
+
+    /// Under sxkit's JSON vocabulary an item's result is its `status`.
+    enum CodingKeys: String, CodingKey {
+        case database, cipher, message
+        case outcome = "status"
+    }
 }
 
 /// Tests a passphrase against a database without changing anything on disk: the file is opened

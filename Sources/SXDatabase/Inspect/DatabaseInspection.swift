@@ -19,6 +19,12 @@ public struct DatabaseInspection: Sendable, Codable, Equatable {
     public var integrity: IntegrityReport?
     /// Plain-words observations, most important first.
     public var findings: [String]
+
+    /// Sizes are `bytes` in sxkit's JSON vocabulary.
+    enum CodingKeys: String, CodingKey {
+        case database, classification, wal, shm, journal, details, chat, integrity, findings
+        case size = "bytes"
+    }
 }
 
 /// What kind of file a database is (`db inspect`'s classification).
@@ -51,6 +57,11 @@ public enum DatabaseClassification: String, Sendable, Codable {
 public struct CompanionFile: Sendable, Codable, Equatable {
     public var path: String
     public var size: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case path
+        case size = "bytes"
+    }
 }
 
 public struct DatabaseDetails: Sendable, Codable, Equatable {

@@ -27,6 +27,12 @@ public struct WALSummary: Sendable, Codable, Equatable {
     public var uncheckpointedFrames: Int
     /// Whether `uncheckpointedFrames` came from the `-shm` index.
     public var fromSharedMemoryIndex: Bool
+
+    /// Sizes are `bytes` in sxkit's JSON vocabulary.
+    enum CodingKeys: String, CodingKey {
+        case headerValid, pageSize, checkpointSequence, committedFrames, ignoredFrames, uncheckpointedFrames, fromSharedMemoryIndex
+        case size = "bytes"
+    }
 }
 
 public enum WALFile {

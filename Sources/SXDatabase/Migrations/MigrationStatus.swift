@@ -23,6 +23,12 @@ public struct MigrationStatus: Sendable, Equatable, Encodable {
         /// down SQL for it, so it could be reverted after being applied.
         public var canGoDown: Bool
 
+        /// Under sxkit's JSON vocabulary an item's state is its `status`.
+        enum CodingKeys: String, CodingKey {
+            case name, appliedAt, canGoDown
+            case state = "status"
+        }
+
         public init(name: String, state: State, appliedAt: String?, canGoDown: Bool) {
             self.name = name
             self.state = state

@@ -67,6 +67,12 @@ public struct StorageReport: Sendable, Codable, Equatable {
         public var usage: Usage
         /// Why the target cannot run now, if it cannot.
         public var blockedBy: String?
+
+        /// `category`, as `clean`'s own report names the same thing.
+        enum CodingKeys: String, CodingKey {
+            case usage, blockedBy
+            case target = "category"
+        }
     }
 
     public var root: String

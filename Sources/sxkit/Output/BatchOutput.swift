@@ -9,10 +9,10 @@ enum BatchOutput {
         let out = ConsoleOutput.standardOutput
         let status = ExitRule.items(done: report.done, failed: report.failed)
         if options.json {
-            for item in report.items { out.writeLine(json(item)) }
-            out.writeLine("{\"type\":\"summary\",\"operation\":\(JSONText.quote(verb)),\"done\":\(report.done),\"skipped\":\(report.skipped),"
-                + "\"failed\":\(report.failed),\"bytes\":\(report.bytes),\"recoveredFromInterruptedRun\":\(report.recoveredFromInterruptedRun),"
-                + "\"seconds\":\(String(format: "%.3f", seconds))}")
+            for item in report.items { JSONDocument.event(FileEvent(item, verb: verb)) }
+            let counts = [verb: report.done, "skipped": report.skipped, "failed": report.failed]
+            JSONDocument.event(BatchSummary(operation: verb, counts: counts, bytes: report.bytes,
+                                            recoveredFiles: report.recoveredFromInterruptedRun, seconds: JSONTime.seconds(seconds)))
             return status
         }
         if report.recoveredFromInterruptedRun > 0 {
@@ -61,17 +61,43 @@ enum BatchOutput {
         if status != .ok { throw CommandFailure(status: status) }
     }
 
-    static func json(_ item: BatchItemResult) -> String {
-        var fields = ["\"type\":\"file\"", "\"source\":\(JSONText.quote(item.source))"]
-        if let d = item.destination { fields.append("\"destination\":\(JSONText.quote(d))") }
-        fields.append("\"status\":\"\(item.status.rawValue)\"")
-        fields.append("\"bytes\":\(item.bytes)")
-        if let m = item.message {
-            let key = switch item.status { case .failed: "error"; case .skipped: "reason"; case .done: "note" }
-            fields.append("\"\(key)\":\(JSONText.quote(m))")
+    /// One file's line under --json: `status` is the verb (`encrypted`, `decrypted`, `verified`),
+    /// `skipped` or `failed`; `error` (failed), `reason` (skipped) or `note` (done) says why.
+    struct FileEvent: Encodable {
+        let type = "file"
+        var path: String
+        var output: String?
+        var status: String
+        var bytes: Int64
+        var error: String?
+        var reason: String?
+        var note: String?
+
+        init(_ item: BatchItemResult, verb: String) {
+            path = item.source
+            output = item.destination
+            bytes = item.bytes
+            switch item.status {
+            case .done: status = verb; note = item.message
+            case .skipped: status = "skipped"; reason = item.message
+            case .failed: status = "failed"; error = item.message
+            }
         }
-        return "{" + fields.joined(separator: ",") + "}"
     }
+}
+
+/// The last line of a batch under --json: how many items ended in each `status`, and the totals.
+struct BatchSummary: Encodable {
+    let type = "summary"
+    /// What was done, as the items' `status` says it (`encrypted`, `decrypted`, `verified`, `exported`).
+    var operation: String
+    var counts: [String: Int]
+    var bytes: Int64
+    /// Files an interrupted earlier run had left in flight, settled before this one started.
+    var recoveredFiles: Int
+    var path: String?
+    var warnings: [String]?
+    var seconds: Double
 }
 
 /// Wall-clock seconds of a piece of work.

@@ -40,12 +40,7 @@ struct DataDirFilesRun {
     func render(_ o: ChatFileOutcome) {
         let out = ConsoleOutput.standardOutput, err = ConsoleOutput.standardError
         if options.json {
-            var fields = ["\"type\":\"file\"", "\"path\":\(JSONText.quote(o.path))",
-                          "\"fileIds\":[\(o.fileIds.map(String.init).joined(separator: ","))]",
-                          "\"outcome\":\"\(o.kind.rawValue)\"", "\"bytes\":\(o.bytes)"]
-            if let d = o.destination { fields.append("\"destination\":\(JSONText.quote(d))") }
-            if let m = o.message { fields.append("\"\(o.kind.isFailure ? "error" : o.kind == .done ? "note" : "reason")\":\(JSONText.quote(m))") }
-            out.writeLine("{" + fields.joined(separator: ",") + "}")
+            JSONDocument.event(FileEvent(o, status: status(o.kind)))
         } else if o.kind.isFailure {
             err.writeLine("failed   \(o.path): \(o.message ?? o.kind.rawValue)")
         } else if Self.reported.contains(o.kind), !options.quiet {
@@ -78,12 +73,43 @@ struct DataDirFilesRun {
     }
 
     func renderJSON(_ report: ChatFilesReport, seconds: Double) {
-        let out = ConsoleOutput.standardOutput
-        let counts = ChatFileOutcome.Kind.allCases.map { "\"\($0.rawValue)\":\(report.count($0))" }.joined(separator: ",")
-        let notes = report.recoveryNotes.map(JSONText.quote).joined(separator: ",")
-        out.writeLine("{\"type\":\"summary\",\"operation\":\(JSONText.quote(report.operation)),\"filesFolder\":\(JSONText.quote(report.filesFolder)),"
-            + "\"counts\":{\(counts)},\"failed\":\(report.failures),\"bytes\":\(report.bytesDone),"
-            + "\"recoveredFromInterruptedRun\":\(report.recovered),\"recoveryNotes\":[\(notes)],\"seconds\":\(String(format: "%.3f", seconds))}")
+        var counts: [String: Int] = [:]
+        for kind in ChatFileOutcome.Kind.allCases { counts[status(kind)] = report.count(kind) }
+        JSONDocument.event(BatchSummary(operation: verb, counts: counts, bytes: report.bytesDone, recoveredFiles: report.recovered,
+                                        path: report.filesFolder, warnings: report.recoveryNotes.isEmpty ? nil : report.recoveryNotes,
+                                        seconds: JSONTime.seconds(seconds)))
+    }
+
+    /// An outcome's `status` under --json: the verb when done (`encrypted`, `decrypted`, `exported`),
+    /// `alreadyEncrypted` / `notEncrypted` when there was nothing to do, else the outcome's own word.
+    func status(_ kind: ChatFileOutcome.Kind) -> String {
+        switch kind {
+        case .done: verb
+        case .alreadyDone: verb == "encrypted" ? "alreadyEncrypted" : "notEncrypted"
+        default: kind.rawValue
+        }
+    }
+
+    /// One file's line under --json.
+    struct FileEvent: Encodable {
+        let type = "file"
+        var path: String
+        var fileIds: [Int64]
+        var status: String
+        var bytes: Int64
+        var output: String?
+        var error: String?
+        var reason: String?
+        var note: String?
+
+        init(_ o: ChatFileOutcome, status: String) {
+            path = o.path
+            fileIds = o.fileIds
+            self.status = status
+            bytes = o.bytes
+            output = o.destination
+            if o.kind.isFailure { error = o.message } else if o.kind == .done { note = o.message } else { reason = o.message }
+        }
     }
 }
 

@@ -34,7 +34,8 @@ struct ArchiveExportCommand: ParsableCommand {
 
     /// The `--json` document.
     struct Document: Encodable {
-        var archive: String
+        /// The archive written.
+        var output: String
         var archiveErrors: [ArchiveError]
         var entries: Int
         var bytes: Int64
@@ -62,9 +63,9 @@ struct ArchiveExportCommand: ParsableCommand {
     private func render(_ r: ChatArchiveExportReport) {
         if options.json {
             try? JSONDocument.print(Document(
-                archive: r.archive, archiveErrors: r.archiveErrors, entries: r.entries, bytes: r.bytes, archiveBytes: r.archiveBytes,
+                output: r.archive, archiveErrors: r.archiveErrors, entries: r.entries, bytes: r.bytes, archiveBytes: r.archiveBytes,
                 storedEntries: r.storedEntries, deflatedEntries: r.deflatedEntries, skipped: r.skipped,
-                seconds: (r.seconds * 1000).rounded() / 1000))
+                seconds: JSONTime.seconds(r.seconds)))
             return
         }
         let err = ConsoleOutput.standardError

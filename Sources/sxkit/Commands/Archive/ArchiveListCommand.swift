@@ -16,23 +16,23 @@ struct ArchiveListCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    /// One entry of the `--json` document; `modified` in UTC ISO 8601.
+    /// One entry of the `--json` document; `modifiedAt` in UTC ISO 8601.
     struct Row: Encodable {
         var name: String
-        var size: Int64
-        var compressedSize: Int64
+        var bytes: Int64
+        var compressedBytes: Int64
         var method: ZipMethod
         var crc32: String
-        var modified: String
+        var modifiedAt: String
     }
 
     func run() throws {
         let entries = try ZipDirectory.entries(in: input)
         if options.json {
-            try JSONDocument.print(entries.map {
-                Row(name: $0.name, size: $0.uncompressedSize, compressedSize: $0.compressedSize, method: $0.zipMethod,
-                    crc32: Self.hex($0.crc32), modified: Self.iso8601($0.modified))
-            })
+            try JSONDocument.print(["entries": entries.map {
+                Row(name: $0.name, bytes: $0.uncompressedSize, compressedBytes: $0.compressedSize, method: $0.zipMethod,
+                    crc32: Self.hex($0.crc32), modifiedAt: JSONTime.iso8601(epochSeconds: $0.modified))
+            }])
             return
         }
         guard !options.quiet else { return }
@@ -62,14 +62,12 @@ struct ArchiveListCommand: ParsableCommand {
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 
-    static func local(_ seconds: Int64) -> String { format(seconds, utc: false) }
-    static func iso8601(_ seconds: Int64) -> String { format(seconds, utc: true) }
-
-    private static func format(_ seconds: Int64, utc: Bool) -> String {
+    /// The table's local time.
+    static func local(_ seconds: Int64) -> String {
         var t = time_t(seconds)
         var parts = tm()
-        _ = utc ? gmtime_r(&t, &parts) : localtime_r(&t, &parts)
-        return String(format: utc ? "%04d-%02d-%02dT%02d:%02d:%02dZ" : "%04d-%02d-%02d %02d:%02d:%02d",
+        _ = localtime_r(&t, &parts)
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d",
                       parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }

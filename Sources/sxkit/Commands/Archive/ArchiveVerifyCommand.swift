@@ -70,7 +70,8 @@ struct ArchiveVerifyCommand: ParsableCommand {
 
 /// The `--json` result of `archive verify`.
 struct VerifyDocument: Encodable {
-    var archive: String
+    /// The archive verified.
+    var path: String
     var ok: Bool
     var entries: [ArchiveVerifyEntry]
     var bytes: Int64
@@ -78,7 +79,7 @@ struct VerifyDocument: Encodable {
     var archiveErrors: [ArchiveError]
 
     init(_ report: ArchiveVerifyReport) {
-        archive = report.archive
+        path = report.archive
         ok = report.ok
         entries = report.entries
         bytes = report.bytes

@@ -39,7 +39,7 @@ struct DatabaseInspectCommand: ParsableCommand {
                                                          desktopSettingsPath: settingsPath))
         let report = inspector.inspect(set, passphrase: try optionalPassphrase(set))
         if options.json {
-            try JSONDocument.print(report)
+            try JSONDocument.print(Self.document(report))
         } else if options.quiet {
             ConsoleOutput.standardOutput.write(InspectionText.findings(report))
         } else {
@@ -49,6 +49,17 @@ struct DatabaseInspectCommand: ParsableCommand {
         if report.databases.contains(where: { $0.classification == .encryptedWrongPassphrase }) {
             throw CommandFailure(status: .failed)
         }
+    }
+
+    /// The `--json` document: the report, its times in ISO 8601 UTC.
+    static func document(_ report: DataDirectoryInspection) -> DataDirectoryInspection {
+        var report = report
+        for i in report.databases.indices {
+            if let stamp = report.databases[i].details?.migrations?.lastTimestamp {
+                report.databases[i].details?.migrations?.lastTimestamp = JSONTime.iso8601(sqlite: stamp)
+            }
+        }
+        return report
     }
 
     /// The passphrase when one is needed and available; inspect still reports what it can without one.

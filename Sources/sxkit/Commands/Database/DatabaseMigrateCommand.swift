@@ -68,7 +68,8 @@ struct DatabaseMigrateCommand: ParsableCommand {
         var reverted: [String]
         /// Up migrations that were due but that sxkit has no SQL for (so none was run).
         var withoutSQL: [String]
-        var backupPath: String?
+        /// The copy made before the first change.
+        var backup: String?
         var message: String
     }
 
@@ -82,11 +83,11 @@ struct DatabaseMigrateCommand: ParsableCommand {
             let outcome = Migrator(migrations: item.list).migrate(
                 file: item.target.path, passphrase: secret, confirmation: confirmation(mode, for: item.target), backup: backup)
             reports.append(Report(database: item.target, migrationResult: outcome.result, applied: outcome.applied,
-                                  reverted: outcome.reverted, withoutSQL: outcome.withoutSQL, backupPath: outcome.backupPath,
+                                  reverted: outcome.reverted, withoutSQL: outcome.withoutSQL, backup: outcome.backupPath,
                                   message: MigrationText.describe(outcome)))
         }
         if options.json {
-            try JSONDocument.print(reports)
+            try JSONDocument.print(["databases": reports])
         } else {
             for (report, label) in zip(reports, paddedLabels(reports.map(\.database))) {
                 let line = "\(label)  \(PassphraseText.withHints(report.message))"

@@ -21,16 +21,16 @@ struct DatabaseRecoverCommand: ParsableCommand {
 
     func run() throws {
         let report = try RekeyRecovery.recover(selection.resolveNoticingLeftovers(settlesRekey: true))
+        let warnings = report.desktopSettings.flatMap { $0.needsAttention ? [$0.message] : nil } ?? []
         if options.json {
-            try JSONDocument.print(report)
+            try JSONDocument.print(WithWarnings(document: report, warnings: warnings))
+            return
         } else if !options.quiet {
             RecoveryText.lines(report).forEach(ConsoleOutput.standardOutput.writeLine)
             if report.action != .none, let settings = report.desktopSettings, !settings.needsAttention {
                 ConsoleOutput.standardOutput.writeLine(DatabaseRekeyCommand.sentence(settings.message))
             }
         }
-        if let settings = report.desktopSettings, settings.needsAttention {
-            ConsoleOutput.standardError.writeLine("sxkit: warning: \(settings.message)")
-        }
+        for warning in warnings { ConsoleOutput.standardError.writeLine("sxkit: warning: \(warning)") }
     }
 }

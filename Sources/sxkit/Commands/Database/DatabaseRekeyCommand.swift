@@ -77,18 +77,19 @@ struct DatabaseRekeyCommand: ParsableCommand {
         }
         let report = try DatabaseRekey.run(set, current: current, new: new,
                                            options: RekeyOptions(keepBackup: keepBackup, desktopSettings: settings))
+        var warnings: [String] = []
         let backups = report.databases.compactMap(\.backup)
         if !backups.isEmpty {
-            ConsoleOutput.standardError.writeLine(
-                "sxkit: warning: the backups \(backups.joined(separator: ", ")) still open with the OLD passphrase; delete them once you no longer need them")
+            warnings.append("the backups \(backups.joined(separator: ", ")) still open with the OLD passphrase; delete them once you no longer need them")
         }
         for outcome in [report.recovery?.desktopSettings, report.desktopSettings].compactMap({ $0 }) where outcome.needsAttention {
-            ConsoleOutput.standardError.writeLine("sxkit: warning: \(outcome.message)")
+            warnings.append(outcome.message)
         }
         if options.json {
-            try JSONDocument.print(RekeyDocument(report))
+            try JSONDocument.print(RekeyDocument(report, warnings: warnings))
             return
         }
+        for warning in warnings { ConsoleOutput.standardError.writeLine("sxkit: warning: \(warning)") }
         if let recovery = report.recovery, !options.quiet {
             ConsoleOutput.standardOutput.writeLine("Found: \(recovery.found). Recovered: \(recovery.done).")
         }
@@ -131,11 +132,14 @@ struct RekeyDocument: Encodable {
     var recovery: RekeyRecoveryReport?
     /// What happened to the desktop app's stored passphrase; absent when there is no settings file.
     var desktopSettings: DesktopSettingsOutcome?
+    /// What the text mode says on stderr as warnings; absent when there are none.
+    var warnings: [String]?
 
-    init(_ report: RekeyReport) {
+    init(_ report: RekeyReport, warnings: [String]) {
+        self.warnings = warnings.isEmpty ? nil : warnings
         databases = report.databases.map {
             Entry(path: $0.database.path, role: $0.database.role, oldCipher: $0.oldCipher, newCipher: $0.newCipher,
-                  seconds: $0.seconds, backup: $0.backup)
+                  seconds: JSONTime.seconds($0.seconds), backup: $0.backup)
         }
         recovery = report.recovery
         desktopSettings = report.desktopSettings

@@ -28,12 +28,31 @@ struct DatabaseStatusCommand: ParsableCommand {
         try lists.validate(with: selection)
     }
 
-    /// One database's entry of the `--json` document: `status` when it was read, else `error`.
-    struct Report: Encodable {
+    /// What was found for one database: `status` when it was read, else `error`.
+    struct Report {
         var database: DatabaseTarget
         var list: String
         var cipher: CipherFormat?
         var status: MigrationStatus?
+        var error: String?
+
+        /// The entry of the `--json` document, its times in ISO 8601 UTC.
+        var document: Document {
+            var status = status
+            if var s = status {
+                s.migrations = s.migrations.map { var entry = $0; entry.appliedAt = entry.appliedAt.map { JSONTime.iso8601(sqlite: $0) }; return entry }
+                s.summary.newestAppliedAt = s.summary.newestAppliedAt.map { JSONTime.iso8601(sqlite: $0) }
+                status = s
+            }
+            return Document(database: database, list: list, cipher: cipher, migrationStatus: status, error: error)
+        }
+    }
+
+    struct Document: Encodable {
+        var database: DatabaseTarget
+        var list: String
+        var cipher: CipherFormat?
+        var migrationStatus: MigrationStatus?
         var error: String?
     }
 
@@ -49,7 +68,7 @@ struct DatabaseStatusCommand: ParsableCommand {
             }
         }
         if options.json {
-            try JSONDocument.print(reports)
+            try JSONDocument.print(["databases": reports.map(\.document)])
         } else {
             for (report, label) in zip(reports, paddedLabels(reports.map(\.database))) {
                 render(report, label: label)

@@ -22,7 +22,7 @@ struct DatabaseTestKeyCommand: ParsableCommand {
         let secret = try passphrase.resolve()
         let results = set.targets.map { KeyTester.test($0, passphrase: secret) }
         if options.json {
-            try JSONDocument.print(results)
+            try JSONDocument.print(["databases": results])
         } else {
             // --quiet: only the databases the passphrase does not open, on stderr.
             let width = results.map { $0.database.label.count }.max() ?? 0

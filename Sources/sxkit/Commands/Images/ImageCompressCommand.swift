@@ -87,10 +87,11 @@ enum ImageTable {
         let done = items.compactMap(\.record)
         let failed = items.filter { $0.error != nil }
         if options.json {
-            for item in items { out.writeLine(json(item)) }
-            out.writeLine("{\"type\":\"summary\",\"operation\":\"compress\",\"done\":\(done.count),\"failed\":\(failed.count),"
-                + "\"inputBytes\":\(done.reduce(0) { $0 + $1.inputBytes }),\"outputBytes\":\(done.reduce(0) { $0 + $1.outputBytes }),"
-                + "\"seconds\":\(String(format: "%.3f", seconds))}")
+            for item in items { JSONDocument.event(ImageEvent(item)) }
+            var counts = ["failed": failed.count]
+            for action in [ImageAction.reencoded, .stripped, .kept] { counts[result(action)] = done.filter { $0.action == action }.count }
+            JSONDocument.event(Summary(counts: counts, inputBytes: done.reduce(0) { $0 + $1.inputBytes },
+                                       outputBytes: Int64(done.reduce(0) { $0 + $1.outputBytes }), seconds: JSONTime.seconds(seconds)))
         } else {
             // Each error is a sentence that names its file.
             for item in failed {
@@ -132,18 +133,60 @@ enum ImageTable {
         return text
     }
 
-    static func json(_ item: ImageBatch.Item) -> String {
-        var fields = ["\"type\":\"image\"", "\"source\":\(JSONText.quote(item.source))"]
-        if let d = item.destination { fields.append("\"destination\":\(JSONText.quote(d))") }
-        if let r = item.record {
-            fields += ["\"status\":\"done\"", "\"inputBytes\":\(r.inputBytes)", "\"inputWidth\":\(r.inputWidth)",
-                       "\"inputHeight\":\(r.inputHeight)", "\"inputFormat\":\(JSONText.quote(r.inputFormat))",
-                       "\"outputBytes\":\(r.outputBytes)", "\"outputWidth\":\(r.outputWidth)", "\"outputHeight\":\(r.outputHeight)",
-                       "\"outputFormat\":\"\(r.outputFormat.rawValue)\"", "\"quality\":\(r.quality.map(String.init) ?? "null")",
-                       "\"encodes\":\(r.encodes)", "\"action\":\"\(r.action.rawValue)\"", "\"fullSizeEncodes\":\(r.fullSizeEncodes)", "\"milliseconds\":\(r.milliseconds)"]
-        } else {
-            fields += ["\"status\":\"failed\"", "\"error\":\(JSONText.quote(item.error ?? ""))"]
+    /// One image's line under --json: `status` is the result column's word (`encoded`, `stripped`,
+    /// `kept`) or `failed`, with `error` and `remedy`.
+    struct ImageEvent: Encodable {
+        let type = "image"
+        var path: String
+        var output: String?
+        var status: String
+        var error: String?
+        var remedy: String?
+        var inputBytes: Int64?
+        var inputWidth: Int?
+        var inputHeight: Int?
+        var inputFormat: String?
+        var outputBytes: Int?
+        var outputWidth: Int?
+        var outputHeight: Int?
+        var outputFormat: String?
+        var quality: Int?
+        var encodes: Int?
+        var fullSizeEncodes: Int?
+        var seconds: Double?
+
+        init(_ item: ImageBatch.Item) {
+            path = item.source
+            output = item.destination
+            guard let r = item.record else {
+                status = "failed"
+                error = item.error ?? "unknown error"
+                remedy = item.remedy.map(ErrorText.words)
+                return
+            }
+            status = ImageTable.result(r.action)
+            inputBytes = r.inputBytes
+            inputWidth = r.inputWidth
+            inputHeight = r.inputHeight
+            inputFormat = r.inputFormat
+            outputBytes = r.outputBytes
+            outputWidth = r.outputWidth
+            outputHeight = r.outputHeight
+            outputFormat = r.outputFormat.rawValue
+            quality = r.quality
+            encodes = r.encodes
+            fullSizeEncodes = r.fullSizeEncodes
+            seconds = Double(r.milliseconds) / 1000
         }
-        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// The batch's last line under --json.
+    struct Summary: Encodable {
+        let type = "summary"
+        let operation = "compressed"
+        var counts: [String: Int]
+        var inputBytes: Int64
+        var outputBytes: Int64
+        var seconds: Double
     }
 }

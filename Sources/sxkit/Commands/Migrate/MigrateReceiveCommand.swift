@@ -53,11 +53,15 @@ struct MigrateReceiveCommand: ParsableCommand {
         }
         display.stop()
         let report = result.importReport
-        for error in report.archiveErrors { ConsoleOutput.standardError.writeLine("sxkit: \(error.sentence)") }
         if global.json {
-            try JSONDocument.print(Document(archive: result.archiveName, archiveBytes: result.archiveBytes,
-                                            chunksDownloaded: result.chunksDownloaded, dataDirectory: data.root, importReport: report))
-        } else if !global.quiet {
+            // The stream's last line: the events came before it, one a line.
+            JSONDocument.event(Summary(fileName: result.archiveName, archiveBytes: result.archiveBytes,
+                                       downloadedChunks: result.chunksDownloaded, output: data.root, importReport: report,
+                                       seconds: JSONTime.seconds(seconds)))
+        } else {
+            for error in report.archiveErrors { ConsoleOutput.standardError.writeLine("sxkit: \(error.sentence)") }
+        }
+        if !global.json, !global.quiet {
             let out = ConsoleOutput.standardOutput
             out.writeLine("received \(result.archiveName) (\(ByteCount.format(result.archiveBytes))); digests and tag verified")
             out.writeLine("imported \(report.entries) entries (\(ByteCount.format(report.bytes))) into \(data.root) in \(String(format: "%.2f", seconds)) s")
@@ -70,12 +74,16 @@ struct MigrateReceiveCommand: ParsableCommand {
         if !report.archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: report.archiveErrors.count)) }
     }
 
-    /// The `--json` document (transfer events come before it, one a line).
-    struct Document: Encodable {
-        var archive: String
+    /// The last line of the `--json` stream, after the transfer events.
+    struct Summary: Encodable {
+        let type = "migrationReceived"
+        /// The archive's name, as the sender named it.
+        var fileName: String
         var archiveBytes: Int64
-        var chunksDownloaded: Int
-        var dataDirectory: String
+        var downloadedChunks: Int
+        /// The data directory imported into.
+        var output: String
         var importReport: ArchiveImportReport
+        var seconds: Double
     }
 }

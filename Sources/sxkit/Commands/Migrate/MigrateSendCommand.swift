@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SXCore
+import SXArchive
 import SXDatabase
 import Synchronization
 import SXProfileMove
@@ -64,7 +65,15 @@ struct MigrateSendCommand: ParsableCommand {
         exportTicker.stop()
         display.stop()
         let archiveErrors = result.export?.archiveErrors ?? []
-        for error in archiveErrors { ConsoleOutput.standardError.writeLine("sxkit: not archived: \(error.sentence)") }
+        if global.json {
+            // The stream's last line: the events came before it, one a line.
+            JSONDocument.event(Summary(archiveErrors: archiveErrors, exportedAt: JSONTime.iso8601(result.exportedAt),
+                                       archiveBytes: result.archiveBytes, chunks: result.transfer.chunks,
+                                       output: result.transfer.senderDescription,
+                                       recipientDescriptions: result.transfer.recipientDescriptions, seconds: JSONTime.seconds(seconds)))
+        } else {
+            for error in archiveErrors { ConsoleOutput.standardError.writeLine("sxkit: not archived: \(error.sentence)") }
+        }
         if !global.json, !global.quiet {
             let out = ConsoleOutput.standardOutput
             let exported = result.export.map { "exported \($0.entries) entries" } ?? "resumed the archive exported at \(MigrationTemp.format(result.exportedAt))"
@@ -77,6 +86,21 @@ struct MigrateSendCommand: ParsableCommand {
                 + (RelayOpener.isURL(relay) ? "" : " --relay <where this relay folder is mounted there>"))
         }
         if !archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: archiveErrors.count)) }
+    }
+
+    /// The last line of the `--json` stream, after the transfer events.
+    struct Summary: Encodable {
+        let type = "migrationSent"
+        /// Files that could not be archived (SimpleX's `fileError`), the export completed without them.
+        var archiveErrors: [ArchiveError]
+        /// When the archive sent was exported (earlier, when this run resumed a send).
+        var exportedAt: String
+        var archiveBytes: Int64
+        var chunks: Int
+        /// The sender description written (keep it: it cancels the transfer).
+        var output: String
+        var recipientDescriptions: [String]
+        var seconds: Double
     }
 }
 

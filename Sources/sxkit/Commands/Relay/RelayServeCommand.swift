@@ -43,24 +43,28 @@ struct RelayServeCommand: AsyncParsableCommand {
         let configuration = RelayServerConfiguration(
             host: host, port: port, store: store, expiry: Self.duration(expiry)!, maxStoreSize: ByteSize.parse(maxStore)!)
         let server = try RelayServer(configuration: configuration)
-        if !configuration.isLoopback {
-            ConsoleOutput.standardError.writeLine(
-                "sxkit: warning: listening on \(host), not loopback: anyone who can reach this address can store chunks here")
-        }
         let json = global.json, quiet = global.quiet
+        let exposure = configuration.isLoopback ? nil
+            : "listening on \(host), not loopback: anyone who can reach this address can store chunks here"
+        if let exposure, !json { ConsoleOutput.standardError.writeLine("sxkit: warning: \(exposure)") }
         try await server.run(stopOnSignals: true) { url in
             if json {
-                // One compact line, so a script can read it as soon as it appears.
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                let line = (try? encoder.encode(["event": "relayListening", "url": url, "store": server.storePath])) ?? Data()
-                ConsoleOutput.standardOutput.writeLine(String(decoding: line, as: UTF8.self))
+                // The first line, so a script can read the address as soon as it appears; then the warning.
+                JSONDocument.event(Listening(url: url, path: server.storePath))
+                if let exposure { JSONDocument.warning(exposure) }
             } else {
                 ConsoleOutput.standardOutput.writeLine("listening on \(url)")
             }
             if !quiet && !json { ConsoleOutput.standardError.writeLine("sxkit: serving chunks from \(server.storePath); stop with Ctrl-C") }
         }
         if !quiet && !json { ConsoleOutput.standardError.writeLine("sxkit: relay stopped") }
+    }
+
+    /// The first line of the `--json` stream: where the relay listens and the store it serves.
+    struct Listening: Encodable {
+        let type = "relayListening"
+        var url: String
+        var path: String
     }
 
     private func parsedListen() throws -> (String, Int) {

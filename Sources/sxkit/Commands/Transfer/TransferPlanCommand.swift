@@ -26,6 +26,7 @@ struct TransferPlanCommand: ParsableCommand {
     func run() throws {
         let out = ConsoleOutput.standardOutput
         var failed = 0
+        var planned: [Planned] = []
         if !global.json && !global.quiet {
             out.writeLine(Self.row(["file", "size", "kind", "method", "chunks", "auto-receive", "decided by"]))
         }
@@ -35,7 +36,7 @@ struct TransferPlanCommand: ParsableCommand {
                 let header = try? TransferFileHeader(name: Path.basename(file))
                 let chunks = d.method == .relay ? header.map { ChunkPlan(contentSize: d.size, header: $0).count } ?? 0 : 0
                 if global.json {
-                    out.writeLine(Self.json(file: file, d, chunks: chunks))
+                    planned.append(Planned(path: file, d, chunks: chunks))
                 } else if !global.quiet {
                     let auto = d.autoReceive ? "yes" : "no"
                     let autoWhy = d.autoReceiveLimitName.map { "\($0) \(d.autoReceiveLimit!)" } ?? "other files: never"
@@ -47,12 +48,13 @@ struct TransferPlanCommand: ParsableCommand {
             } catch {
                 failed += 1
                 if global.json {
-                    out.writeLine("{\"type\":\"error\",\"file\":\(JSONText.quote(file)),\"error\":\(JSONText.quote(ErrorSentence.text(for: error)))}")
+                    planned.append(Planned(path: file, error: ErrorSentence.text(for: error)))
                 } else {
                     ConsoleOutput.standardError.writeLine("sxkit: " + ErrorSentence.text(for: error))
                 }
             }
         }
+        if global.json { try JSONDocument.print(["files": planned]) }
         let status = ExitRule.items(done: files.count - failed, failed: failed)
         if status != .ok { throw CommandFailure(status: status) }
     }
@@ -71,16 +73,38 @@ struct TransferPlanCommand: ParsableCommand {
         return text
     }
 
-    static func json(file: String, _ d: TransferDecision, chunks: Int) -> String {
-        var fields = ["\"type\":\"plan\"", "\"file\":\(JSONText.quote(file))", "\"size\":\(d.size)", "\"kind\":\"\(d.kind.rawValue)\"",
-                      "\"method\":\"\(d.method.rawValue)\"", "\"chunks\":\(chunks)", "\"autoReceive\":\(d.autoReceive)",
-                      "\"methodLimit\":{\"name\":\"\(d.methodLimitName)\",\"bytes\":\(d.methodLimit)}"]
-        if let name = d.autoReceiveLimitName, let bytes = d.autoReceiveLimit {
-            fields.append("\"autoReceiveLimit\":{\"name\":\"\(name)\",\"bytes\":\(bytes)}")
-        } else {
-            fields.append("\"autoReceiveLimit\":null")
+    /// One file of the `--json` document: how it would be sent, or `error` when it cannot be read.
+    struct Planned: Encodable {
+        struct Limit: Encodable {
+            var name: String
+            var bytes: Int64
         }
-        if let refusal = d.refusal { fields.append("\"error\":\(JSONText.quote(refusal.description))") }
-        return "{" + fields.joined(separator: ",") + "}"
+        var path: String
+        var bytes: Int64?
+        var kind: String?
+        var method: String?
+        var chunks: Int?
+        var autoReceive: Bool?
+        var methodLimit: Limit?
+        var autoReceiveLimit: Limit?
+        /// Why it cannot be sent (a refusal), or why it could not be looked at.
+        var error: String?
+
+        init(path: String, error: String) {
+            self.path = path
+            self.error = error
+        }
+
+        init(path: String, _ d: TransferDecision, chunks: Int) {
+            self.path = path
+            bytes = d.size
+            kind = d.kind.rawValue
+            method = d.method.rawValue
+            self.chunks = chunks
+            autoReceive = d.autoReceive
+            methodLimit = Limit(name: d.methodLimitName, bytes: Int64(d.methodLimit))
+            if let name = d.autoReceiveLimitName, let limit = d.autoReceiveLimit { autoReceiveLimit = Limit(name: name, bytes: Int64(limit)) }
+            error = d.refusal?.description
+        }
     }
 }

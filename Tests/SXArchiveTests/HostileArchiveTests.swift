@@ -34,6 +34,25 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("tmp")).isEmpty, sourceLocation: sourceLocation)
     }
 
+    /// An interrupted passphrase change is not the import's to settle: it refuses before reading
+    /// the archive, with the operation whose recovery comes first.
+    @Test func importRefusesWhileAPassphraseChangeIsUnsettled() throws {
+        let folder = try TempFolder("sx-hostile")
+        let data = try ZipFixture.dataDirectory(folder)
+        try folder.write("data/simplex_v1_chat.db.exported", [1, 2, 3])
+        let before = try FolderSnapshot.take(data.root)
+        do {
+            _ = try ArchiveImport.run(archive: folder.file("never-read.zip"), into: data, passphrase: SecretBytes(Array("x".utf8)),
+                                      tempRoot: folder.file("tmp"))
+            Issue.record("the import went ahead")
+        } catch let pending as PendingRecovery {
+            #expect(pending.operation == .passphraseChange)
+            #expect(pending.remedy == .recover(.passphraseChange))
+            #expect(pending.summary.contains("no database had been replaced"), "\(pending.summary)")
+        }
+        #expect(try FolderSnapshot.take(data.root) == before)
+    }
+
     @Test func dotDotName() throws {
         try expectRefused("with zipfile.ZipFile(out, 'w') as z:\n base(z)\n z.writestr(info('simplex_v1_files/../../evil.sh'), b'x')",
                           ["simplex_v1_files/../../evil.sh", "'..'"])

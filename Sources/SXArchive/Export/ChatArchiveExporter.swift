@@ -108,7 +108,7 @@ public struct ChatArchiveExporter: Sendable {
         try temp.finishWriting(flush: true)
         if !options.replaceExisting, POSIXFile.linkStatus(output) != nil {
             temp.abort()
-            throw ArchiveFailure("'\(output)' appeared while the archive was being written; it was left alone and nothing was written")
+            throw ArchiveFailure.output(path: output, problem: .appearedWhileWriting)
         }
         try temp.publish(flushFolder: true)
         let elapsed = start.duration(to: clock.now)
@@ -118,13 +118,13 @@ public struct ChatArchiveExporter: Sendable {
 
     private func checkDestination(_ output: String) throws {
         if let st = POSIXFile.linkStatus(output) {
-            if st.st_mode & S_IFMT == S_IFDIR { throw ArchiveFailure("'\(output)' is a folder; give the archive's file name") }
-            if !options.replaceExisting { throw ArchiveFailure("'\(output)' already exists; choose another name", remedy: .replaceExisting) }
-            if st.st_mode & S_IFMT != S_IFREG { throw ArchiveFailure("'\(output)' exists and is not a regular file; it will not be replaced") }
+            if st.st_mode & S_IFMT == S_IFDIR { throw ArchiveFailure.output(path: output, problem: .isAFolder) }
+            if !options.replaceExisting { throw ArchiveFailure.output(path: output, problem: .exists) }
+            if st.st_mode & S_IFMT != S_IFREG { throw ArchiveFailure.output(path: output, problem: .notARegularFile) }
         }
         let folder = Path.parent(output)
         guard let st = try? POSIXFile.status(folder), st.st_mode & S_IFMT == S_IFDIR else {
-            throw ArchiveFailure("the folder '\(folder)' does not exist; create it first")
+            throw ArchiveFailure.output(path: folder, problem: .folderMissing)
         }
     }
 }

@@ -46,10 +46,9 @@ public enum ArchiveImport {
         let clock = ContinuousClock(), start = clock.now
         // Private copies an earlier import killed while testing the passphrase left behind (never a live run's).
         PrivateFolder.removeStale(label: "import", in: tempRoot ?? PrivateFolder.systemTemp)
+        // An interrupted import is this command's own to settle; an interrupted passphrase change is not.
         let recovery = ImportRecovery.leftovers(root: data.root, prefix: data.prefix) == nil ? nil : try ImportRecovery.recover(data)
-        if let rekey = RekeyRecovery.warning(for: DatabaseSet(dataDirectory: data)) {
-            throw ArchiveFailure("\(rekey); settle it first, then import again; nothing was changed", remedy: .recover(.passphraseChange))
-        }
+        _ = try LeftoverPolicy.check(RekeyRecovery.pending(for: DatabaseSet(dataDirectory: data)), writes: true)
         let plan = try ChatArchiveCheck.run(archive, limits: limits)
         try checkDestination(data, plan: plan, limits: limits)
         let databaseBytes = plan.items.filter { $0.entry?.databaseRole != nil }.reduce(0) { $0 + $1.record.uncompressedSize }
@@ -84,7 +83,7 @@ public enum ArchiveImport {
     /// Refusals that need the data directory but change nothing in it.
     static func checkDestination(_ data: DataDirectory, plan: ChatArchivePlan, limits: ArchiveLimits) throws {
         for database in data.databases where LockProbe.isInUse(database) {
-            throw ArchiveFailure("'\(database)' is open in another program (SimpleX Chat?); close it and run the import again; nothing was changed")
+            throw ArchiveFailure.databaseInUse(path: database, settling: false)
         }
         for database in data.databases {
             let backup = ImportFiles.backup(database)

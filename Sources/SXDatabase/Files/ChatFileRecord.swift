@@ -120,14 +120,4 @@ public enum ChatFilesTable {
         }
         return parts.isEmpty ? nil : parts.joined(separator: "/")
     }
-
-    /// Every regular file under `folder` (relative path → size), without following symlinks; nil
-    /// when the folder does not exist.
-    public static func listFiles(_ folder: String) -> [String: Int64]? {
-        var out: [String: Int64] = [:]
-        let outcome = FolderWalker.walk(folder) { entry in
-            if entry.kind == .file { out[entry.relativePath] = entry.size }
-        }
-        return outcome == .walked ? out : nil
-    }
 }

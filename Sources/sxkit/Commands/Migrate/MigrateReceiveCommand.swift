@@ -3,6 +3,7 @@ import Foundation
 import SXArchive
 import SXCore
 import SXProfileMove
+import SXRelayHTTP
 import SXTransfer
 
 struct MigrateReceiveCommand: ParsableCommand {
@@ -40,7 +41,7 @@ struct MigrateReceiveCommand: ParsableCommand {
         let receiver = DeviceMigrationReceiver(
             dataDirectory: data, passphrase: secret,
             options: .init(tempRoot: try MigrationTemp.folder(data), replaceExisting: replace, policy: chunks.policy),
-            relays: RelayOpener.resolver(override: relay))
+            relays: RelayFactory(override: relay).resolver)
         let decryptTracker = ProgressTracker(label: "decrypt")
         let importTracker = ProgressTracker(label: "import")
         let display = TransferEventDisplay(options: global, label: "receive", following: [decryptTracker, importTracker], afterCompletion: true)

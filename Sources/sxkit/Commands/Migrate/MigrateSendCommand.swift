@@ -4,6 +4,7 @@ import SXCore
 import SXDatabase
 import Synchronization
 import SXProfileMove
+import SXRelayHTTP
 import SXTransfer
 
 struct MigrateSendCommand: ParsableCommand {
@@ -40,14 +41,12 @@ struct MigrateSendCommand: ParsableCommand {
 
     func run() throws {
         let data = try dataDirectory.resolveExisting()
-        if let leftovers = RekeyRecovery.warning(for: DatabaseSet(dataDirectory: data)) {
-            throw UsageError("\(leftovers); run `sxkit db recover` first, then migrate; nothing was sent")
-        }
+        _ = try LeftoverPolicy.check(RekeyRecovery.pending(for: DatabaseSet(dataDirectory: data)), writes: true)
         // Before anything is created: a wrong or missing passphrase leaves the data directory as it was.
         let secret = try passphrase.resolve()
         let tempRoot = try MigrationTemp.folder(data)
         let sender = DeviceMigrationSender(
-            dataDirectory: data, passphrase: secret, relay: try RelayOpener.open(relay),
+            dataDirectory: data, passphrase: secret, relay: try RelayLocation(relay).open(),
             options: .init(descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath), tempRoot: tempRoot,
                            fresh: fresh, force: force, policy: chunks.policy))
         let exportTracker = ProgressTracker(label: "export")
@@ -74,7 +73,7 @@ struct MigrateSendCommand: ParsableCommand {
             out.writeLine("sender description (keep it; `sxkit transfer cancel` deletes the chunks): \(result.transfer.senderDescription)")
             out.writeLine("on the other machine, with the same database passphrase:")
             out.writeLine("  sxkit migrate receive '\(Path.basename(result.transfer.recipientDescriptions[0]))' --data-dir <new data dir>"
-                + (RelayOpener.isURL(relay) ? "" : " --relay <where this relay folder is mounted there>"))
+                + (RelayLocation(relay).isHTTP ? "" : " --relay <where this relay folder is mounted there>"))
         }
         if !archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: archiveErrors.count)) }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SXCore
+import SXRelayHTTP
 import SXTransfer
 
 struct TransferSendCommand: ParsableCommand {
@@ -44,7 +45,7 @@ struct TransferSendCommand: ParsableCommand {
     }
 
     func run() throws {
-        let relay = try RelayOpener.open(relay)
+        let relay = try RelayLocation(relay).open()
         var options = TransferSender.Options(recipients: recipients, force: force,
                                              descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath),
                                              tempRoot: try temp.resolve(), policy: chunks.policy)
@@ -63,7 +64,7 @@ struct TransferSendCommand: ParsableCommand {
         for path in result.recipientDescriptions { out.writeLine("recipient description: \(path)") }
         out.writeLine("to receive: give a recipient description to the recipient, privately; they run")
         out.writeLine("  sxkit transfer receive '\(Path.basename(result.recipientDescriptions[0]))'"
-            + (RelayOpener.isURL(relay.address.description) ? "" : " --relay <where this relay folder is mounted on their machine>"))
+            + (RelayLocation(relay.address.description).isHTTP ? "" : " --relay <where this relay folder is mounted on their machine>"))
         out.writeLine("to cancel: sxkit transfer cancel '\(result.senderDescription)'")
     }
 }

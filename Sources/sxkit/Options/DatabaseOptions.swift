@@ -19,13 +19,6 @@ struct DataDirectoryOptions: ParsableArguments {
     @Option(name: .customLong("assets-dir"), help: ArgumentHelp("Override the assets folder.", valueName: "dir"), completion: .directory)
     var assetsDir: String?
 
-    /// A data directory named by bytes that are not UTF-8 is refused by name (SQLite is handed UTF-8).
-    func validate() throws {
-        for path in [dataDir, filesDir, tempDir, assetsDir].compactMap({ $0 }) where FileNameBytes.hasRawBytes(path) {
-            throw ValidationError(NonUTF8NameError(path: path).description)
-        }
-    }
-
     func resolve() -> DataDirectory {
         DataDirectory.resolve(explicit: dataDir, overrides: FolderOverrides(files: filesDir, temp: tempDir, assets: assetsDir))
     }

@@ -26,6 +26,9 @@ public enum ArchiveFailure: SXError, Equatable {
     /// The import journal cannot be read, or names a phase this build does not know.
     case journalUnreadable(path: String, cause: String)
     case journalPhaseUnknown(path: String, phase: String)
+    /// The destination already holds a profile (`database` is its chat database's name) and
+    /// replacing it was not asked for.
+    case profileExists(root: String, database: String)
     /// Every other sentence (the ZIP structure checks, the layout checks): not yet given a case of its own.
     case other(message: String, remedy: Remedy?)
 
@@ -96,6 +99,8 @@ public enum ArchiveFailure: SXError, Equatable {
             return "the import journal '\(path)' cannot be read (\(cause)); the data directory needs a look by hand"
         case .journalPhaseUnknown(let path, let phase):
             return "the import journal '\(path)' names an unknown phase '\(phase)'"
+        case .profileExists(let root, let database):
+            return "'\(root)' already holds a profile ('\(database)'); nothing was changed"
         case .other(let message, _):
             return message
         }
@@ -105,6 +110,7 @@ public enum ArchiveFailure: SXError, Equatable {
         switch self {
         case .output(_, .exists): .replaceExisting
         case .databaseInUse(_, true), .importBlocked: .recover(.archiveImport)
+        case .profileExists: .replaceProfile
         case .other(_, let remedy): remedy
         default: nil
         }

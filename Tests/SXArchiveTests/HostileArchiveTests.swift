@@ -17,7 +17,7 @@ import Testing
         for attempt in verifyToo ? ["import", "verify"] : ["import"] {
             do {
                 if attempt == "import" {
-                    _ = try ArchiveImport.run(archive: archive, into: data, passphrase: SecretBytes(Array("x".utf8)),
+                    _ = try ArchiveImport.run(archive: archive, into: data, passphrase: SecretBytes(Array("x".utf8)), replaceExisting: true,
                                               limits: limits, tempRoot: folder.file("tmp"))
                 } else {
                     _ = try ArchiveVerify.run(archive, passphrase: nil, limits: limits, tempRoot: folder.file("tmp"))

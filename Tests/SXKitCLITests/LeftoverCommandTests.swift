@@ -117,7 +117,7 @@ import Testing
         let exported = try CLI.run(["archive", "export", archive, "--data-dir", sample.directory.root], environment: env)
         #expect(exported.status == 0, "\(exported.stderr)")
         let target = folder.file("target")
-        let importArgs = ["archive", "import", archive, "--data-dir", target]
+        let importArgs = ["archive", "import", archive, "--data-dir", target, "--force"]
         for round in 0..<2 {
             let killed = try CLI.run(importArgs, environment: env.merging([CrashPoint.environmentVariable: "import.passphrase-copy"]) { $1 })
             #expect(killed.status == SIGKILL, "not killed (\(killed.status)): \(killed.stderr)")

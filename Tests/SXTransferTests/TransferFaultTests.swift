@@ -253,7 +253,7 @@ struct TransferFaultTests {
         #expect(log.types.last == "rcvFileSndCancelled")
     }
 
-    @Test("a file over the 1 GiB soft limit is refused naming it; --force allows up to 5 GiB (sparse files, plan only)")
+    @Test("a file over the 1 GiB soft limit is refused naming it; allowing more reaches up to 5 GiB (sparse files, plan only)")
     func sizeLimits() async throws {
         let f = try TransferFixture(size: 10)
         let big = f.temp.file("big.bin")
@@ -262,11 +262,11 @@ struct TransferFaultTests {
         let expected = TransferError.tooLarge(size: SimpleXLimits.maxFileSizeXFTP + 1, limitName: "MAX_FILE_SIZE_XFTP", limit: SimpleXLimits.maxFileSizeXFTP)
         await #expect(throws: expected) { try await f.sender(FolderRelay(root: f.relayRoot)).send(file: big) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: f.temp.file("send-tmp")).isEmpty)
-        #expect(try TransferDecision.forFile(big, force: true).method == .relay)
+        #expect(try TransferDecision.forFile(big, aboveSoftLimit: true).method == .relay)
         #expect(truncate(big, off_t(SimpleXLimits.maxFileSizeXFTPHard)) == 0)
-        #expect(try TransferDecision.forFile(big, force: true).method == .relay)
+        #expect(try TransferDecision.forFile(big, aboveSoftLimit: true).method == .relay)
         #expect(truncate(big, off_t(SimpleXLimits.maxFileSizeXFTPHard + 1)) == 0)
-        let hard = try TransferDecision.forFile(big, force: true)
+        let hard = try TransferDecision.forFile(big, aboveSoftLimit: true)
         #expect(hard.method == .refused && hard.methodLimitName == "MAX_FILE_SIZE_XFTP_HARD")
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import SXCore
 #if canImport(Glibc)
 import Glibc
@@ -59,11 +60,26 @@ public struct ChatArchiveExporter: Sendable {
         self.options = options
     }
 
-    /// Writes the archive to `destination`. Throws (leaving no archive and no temp file) on anything
+    /// The name an archive gets in a folder given as the destination (`out/`): the time it was
+    /// exported, in UTC, without colons (a name every file system takes).
+    public static func archiveName(exportedAt date: Date) -> String {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "UTC")
+        format.dateFormat = "yyyy-MM-dd'T'HHmmss'Z'"
+        return "simplex-chat.\(format.string(from: date)).zip"
+    }
+
+    /// Writes the archive to `destination`; a destination ending in `/` is a folder (created when
+    /// missing) that gets an archive named by `archiveName(exportedAt:)`. Throws (leaving no archive and no temp file) on anything
     /// that would make the archive unusable; per-file problems end up in the report instead.
     public func export(to destination: String, progress: ProgressTracker? = nil) throws -> ChatArchiveExportReport {
         let clock = ContinuousClock(), start = clock.now
-        let output = Path.absolute(destination)
+        var output = Path.absolute(destination)
+        if OutputFolder.isFolderSyntax(destination) {
+            try OutputFolder.create(output)
+            output = Path.join(output, Self.archiveName(exportedAt: Date()))
+        }
         try checkDestination(output)
         for database in dataDirectory.databases where POSIXFile.linkStatus(database) == nil {
             throw ArchiveFailure("there is no database at '\(database)' (the data directory must hold \(ChatArchiveEntry.chatDatabaseName) and \(ChatArchiveEntry.agentDatabaseName))", remedy: .chooseDataDirectory)

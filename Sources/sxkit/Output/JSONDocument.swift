@@ -7,6 +7,7 @@ enum JSONDocument {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
-        ConsoleOutput.standardOutput.writeLine(String(decoding: data, as: UTF8.self))
+        // A name that is not UTF-8 only occurs inside a string: its value reads `caf\xE9.jpg`.
+        ConsoleOutput.standardOutput.writeLine(FileNameBytes.display(String(decoding: data, as: UTF8.self), prefix: "\\\\x"))
     }
 }

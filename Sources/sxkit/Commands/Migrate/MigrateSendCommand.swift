@@ -31,7 +31,11 @@ struct MigrateSendCommand: ParsableCommand {
     var fresh = false
 
     @Flag(name: .long, help: "Send an archive above the 1 GiB soft limit, up to the 5 GiB hard limit.")
-    var force = false
+    var aboveSoftLimit = false
+
+    /// The old name of --above-soft-limit: --force only ever means replacing outputs.
+    @Flag(name: .customLong("force"), help: .hidden)
+    var deprecatedForce = false
 
     @OptionGroup var chunks: ParallelChunksOptions
 
@@ -40,6 +44,7 @@ struct MigrateSendCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
+        DeprecatedFlag.note("--force", given: deprecatedForce, use: "--above-soft-limit")
         let data = try dataDirectory.resolveExisting()
         _ = try LeftoverPolicy.check(RekeyRecovery.pending(for: DatabaseSet(dataDirectory: data)), writes: true)
         // Before anything is created: a wrong or missing passphrase leaves the data directory as it was.
@@ -48,7 +53,7 @@ struct MigrateSendCommand: ParsableCommand {
         let sender = DeviceMigrationSender(
             dataDirectory: data, passphrase: secret, relay: try RelayLocation(relay).open(),
             options: .init(descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath), tempRoot: tempRoot,
-                           fresh: fresh, force: force, policy: chunks.policy))
+                           fresh: fresh, aboveSoftLimit: aboveSoftLimit || deprecatedForce, policy: chunks.policy))
         let exportTracker = ProgressTracker(label: "export")
         let exportTicker = MigrationTemp.ExportTicker(global.json ? nil : global.startProgress(exportTracker))
         let display = TransferEventDisplay(options: global, label: "send")
@@ -72,7 +77,7 @@ struct MigrateSendCommand: ParsableCommand {
             out.writeLine("recipient description: \(result.transfer.recipientDescriptions[0])")
             out.writeLine("sender description (keep it; `sxkit transfer cancel` deletes the chunks): \(result.transfer.senderDescription)")
             out.writeLine("on the other machine, with the same database passphrase:")
-            out.writeLine("  sxkit migrate receive '\(Path.basename(result.transfer.recipientDescriptions[0]))' --data-dir <new data dir>"
+            out.writeLine("  " + ShellWord.command(["sxkit", "migrate", "receive", Path.basename(result.transfer.recipientDescriptions[0])]) + " --data-dir <new data dir>"
                 + (RelayLocation(relay).isHTTP ? "" : " --relay <where this relay folder is mounted there>"))
         }
         if !archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: archiveErrors.count)) }

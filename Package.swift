@@ -5,7 +5,13 @@ import PackageDescription
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 /// LLVM's linker for the executables: release builds link the Swift libraries in statically
 /// (scripts/build-release), and GNU ld echoes a mktemp warning from inside the toolchain's Foundation archive.
-let lld: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld"])]
+let lld: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=lld"]),
+    // Release binaries export no dynamic symbols: nothing loads them or looks symbols up in them, and
+    // the 39,000 exported names (dynsym, dynstr, hash) were read in at every start: 3-4 MB of peak RSS
+    // (`sxkit --help` 42.5 → 38.6 MB, `files encrypt` of 64 MiB 48.1 → 45.0 MB).
+    .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
+]
 
 let package = Package(
     name: "sxkit",

@@ -537,7 +537,7 @@ _sxkit_archive_export() {
 
 _sxkit_archive_import() {
     repeating_flags=()
-    non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
     non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 1
@@ -928,7 +928,7 @@ _sxkit_transfer() {
 
 _sxkit_transfer_plan() {
     repeating_flags=()
-    non_repeating_flags=(--force --json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--above-soft-limit --json -q --quiet -v --verbose -h --help)
     repeating_options=()
     non_repeating_options=()
     __sxkit_offer_flags_options -1
@@ -944,7 +944,7 @@ _sxkit_transfer_plan() {
 
 _sxkit_transfer_send() {
     repeating_flags=()
-    non_repeating_flags=(--force --json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--force --above-soft-limit --json -q --quiet -v --verbose -h --help)
     repeating_options=()
     non_repeating_options=(--relay --recipients -o --output --parallel --temp-dir --data-dir)
     __sxkit_offer_flags_options 1
@@ -1144,7 +1144,7 @@ _sxkit_migrate() {
 
 _sxkit_migrate_send() {
     repeating_flags=()
-    non_repeating_flags=(--fresh --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--fresh --above-soft-limit --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
     non_repeating_options=(--relay -o --output --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
@@ -1190,7 +1190,7 @@ _sxkit_migrate_send() {
 
 _sxkit_migrate_receive() {
     repeating_flags=()
-    non_repeating_flags=(--replace --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
     non_repeating_options=(--relay --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 1

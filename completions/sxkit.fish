@@ -44,7 +44,7 @@ function __sxkit_parse_tokens -S
             case 'export'
                 __sxkit_parse_subcommand 1 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'no-compression' 'force' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'import'
-                __sxkit_parse_subcommand 1 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'force' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'list'
                 __sxkit_parse_subcommand 1 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'verify'
@@ -74,9 +74,9 @@ function __sxkit_parse_tokens -S
             __sxkit_parse_subcommand 0 'h/help'
             switch $unparsed_tokens[1]
             case 'plan'
-                __sxkit_parse_subcommand -r 1 'force' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand -r 1 'above-soft-limit' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'send'
-                __sxkit_parse_subcommand 1 'relay=' 'recipients=' 'force' 'o/output=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'relay=' 'recipients=' 'force' 'above-soft-limit' 'o/output=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'receive'
                 __sxkit_parse_subcommand 1 'o/output=' 'force' 'relay=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'info'
@@ -94,9 +94,9 @@ function __sxkit_parse_tokens -S
             __sxkit_parse_subcommand 0 'h/help'
             switch $unparsed_tokens[1]
             case 'send'
-                __sxkit_parse_subcommand 0 'relay=' 'o/output=' 'fresh' 'force' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 0 'relay=' 'o/output=' 'fresh' 'above-soft-limit' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'receive'
-                __sxkit_parse_subcommand 1 'relay=' 'replace' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'relay=' 'force' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
         case 'storage'
             __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
@@ -287,6 +287,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive export" v verbose' -s 'v' -l 'verbose' -d 'Also print every item done and the details the summary leaves out.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive export" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit archive import" -eq 1' -F
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive import" force' -l 'force' -d 'Import over a profile already in the data directory (its databases are kept as .bak).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive import" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive import" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit archive import" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
@@ -397,7 +398,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit t
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit transfer" -eq 1' -fa 'info' -d 'Show what a file description holds (validated strictly); keys are not shown.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit transfer" -eq 1' -fa 'cancel' -d 'Delete a sent file\'s chunks from its relay; recipients then get "not found".'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit transfer plan" -ge 1' -F
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer plan" force' -l 'force' -d 'Plan relay transfers above the 1 GiB soft limit, up to the 5 GiB hard limit.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer plan" above-soft-limit' -l 'above-soft-limit' -d 'Plan relay transfers above the 1 GiB soft limit, up to the 5 GiB hard limit.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer plan" json' -l 'json' -d 'Print JSON on stdout: one compact document, or one object a line (NDJSON) for streams and batches; a fatal error is also a JSON object on stderr.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer plan" q quiet' -s 'q' -l 'quiet' -d 'Print only problems: errors, failed items and what a check found wrong (no summary, notes or progress).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer plan" v verbose' -s 'v' -l 'verbose' -d 'Also print every item done and the details the summary leaves out.'
@@ -405,7 +406,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit transfer send" -eq 1' -F
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" relay' -l 'relay' -d 'The relay: a folder on a mounted disk or share, or an HTTP relay URL.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" recipients' -l 'recipients' -d 'How many recipient descriptions to write (each can download the file).' -rfka ''
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" force' -l 'force' -d 'Replace descriptions an earlier send of this file left in the output folder (its other recipient descriptions are removed), and send files above the 1 GiB soft limit, up to the 5 GiB hard limit.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" force' -l 'force' -d 'Replace descriptions an earlier send of this file left in the output folder (its other recipient descriptions are removed).'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" above-soft-limit' -l 'above-soft-limit' -d 'Send a file above the 1 GiB soft limit, up to the 5 GiB hard limit.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" o output' -s 'o' -l 'output' -d 'Folder for the descriptions (default: the current folder).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" parallel' -l 'parallel' -d 'Chunks uploaded or downloaded at once (1-32).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" temp-dir' -l 'temp-dir' -d 'Folder for work files and resume state (default: the data directory\'s temp folder, else $TMPDIR/sxkit-transfers).' -rfa '(__sxkit_complete_directories)'
@@ -453,7 +455,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit m
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" relay' -l 'relay' -d 'The relay: a folder on a mounted disk or share, or an HTTP relay URL.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" o output' -s 'o' -l 'output' -d 'Folder for the sender and recipient descriptions (default: the current folder).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" fresh' -l 'fresh' -d 'Export a new archive even when an interrupted send left one waiting.'
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" force' -l 'force' -d 'Send an archive above the 1 GiB soft limit, up to the 5 GiB hard limit.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" above-soft-limit' -l 'above-soft-limit' -d 'Send an archive above the 1 GiB soft limit, up to the 5 GiB hard limit.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" parallel' -l 'parallel' -d 'Chunks uploaded or downloaded at once (1-32).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
@@ -469,7 +471,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit migrate receive" -eq 1' -F
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" relay' -l 'relay' -d 'Use this folder for the description\'s folder relay (mounted elsewhere here).' -rfa '(__sxkit_complete_directories)'
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" replace' -l 'replace' -d 'Import over a profile already in the data directory (its databases are kept as .bak).'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" force' -l 'force' -d 'Import over a profile already in the data directory (its databases are kept as .bak).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" parallel' -l 'parallel' -d 'Chunks uploaded or downloaded at once (1-32).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'

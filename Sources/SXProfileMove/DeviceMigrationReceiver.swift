@@ -49,7 +49,7 @@ public struct DeviceMigrationReceiver: Sendable {
                         importProgress: ProgressTracker? = nil, events: @escaping TransferEventHandler = { _ in }) async throws -> Result {
         // An interrupted import of this migration put databases in place already; the import settles it.
         let interrupted = ImportRecovery.leftovers(root: dataDirectory.root, prefix: dataDirectory.prefix) != nil
-        if !options.replaceExisting, !interrupted, let existing = dataDirectory.databases.first(where: { POSIXFile.linkStatus($0) != nil }) {
+        if !options.replaceExisting, !interrupted, let existing = ArchiveImport.existingProfile(dataDirectory) {
             throw ProfileMoveError.profileExists(root: dataDirectory.root, database: existing)
         }
         let work = Path.join(options.tempRoot, "sxkit-migrate-receive-" + Hex.encode(SHA256Digest.of(description.digest).prefix(8)))
@@ -67,7 +67,8 @@ public struct DeviceMigrationReceiver: Sendable {
         }
         CrashPoint.reach("migrate-receive-downloaded")
         let bytes = Int64(try POSIXFile.status(archive!).st_size)
-        let report = try ArchiveImport.run(archive: archive!, into: dataDirectory, passphrase: passphrase,
+        // Whether a profile there may be replaced was settled above, before anything was downloaded.
+        let report = try ArchiveImport.run(archive: archive!, into: dataDirectory, passphrase: passphrase, replaceExisting: true,
                                            tempRoot: options.tempRoot, progress: importProgress)
         try? FileManager.default.removeItem(atPath: work)
         return Result(archiveName: Path.basename(archive!), archiveBytes: bytes, chunksDownloaded: downloaded, importReport: report)

@@ -18,16 +18,16 @@ public struct DeviceMigrationSender: Sendable {
         /// Export again even when an archive from an interrupted run is waiting.
         public var fresh: Bool
         /// Allow an archive above the 1 GiB soft limit, up to the 5 GiB hard limit.
-        public var force: Bool
+        public var aboveSoftLimit: Bool
         public var policy: TransferPolicy
 
-        public init(recipients: Int = 1, descriptionFolder: String, tempRoot: String, fresh: Bool = false, force: Bool = false,
+        public init(recipients: Int = 1, descriptionFolder: String, tempRoot: String, fresh: Bool = false, aboveSoftLimit: Bool = false,
                     policy: TransferPolicy = TransferPolicy()) {
             self.recipients = recipients
             self.descriptionFolder = descriptionFolder
             self.tempRoot = tempRoot
             self.fresh = fresh
-            self.force = force
+            self.aboveSoftLimit = aboveSoftLimit
             self.policy = policy
         }
     }
@@ -81,7 +81,7 @@ public struct DeviceMigrationSender: Sendable {
         }
         let archive = marker!.archive
         let bytes = Int64(try POSIXFile.status(archive).st_size)
-        let sender = TransferSender(relay: relay, options: .init(recipients: options.recipients, force: options.force,
+        let sender = TransferSender(relay: relay, options: .init(recipients: options.recipients, aboveSoftLimit: options.aboveSoftLimit,
                                                                  descriptionFolder: options.descriptionFolder,
                                                                  tempRoot: work, policy: options.policy))
         let transfer = try await sender.send(file: archive, events: events)

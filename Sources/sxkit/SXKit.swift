@@ -34,7 +34,12 @@ struct SXKit: ParsableCommand {
 @main
 enum Main {
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        // From the raw argv: `CommandLine.arguments` turns bytes that are not UTF-8 (a Latin-1 file
+        // name) into U+FFFD, losing the name; `FileNameBytes` keeps them.
+        let arguments = (1..<Int(CommandLine.argc)).map { index in
+            FileNameBytes.string(UnsafeBufferPointer(start: CommandLine.unsafeArgv[index], count: strlen(CommandLine.unsafeArgv[index]!))
+                .map { UInt8(bitPattern: $0) })
+        }
         // Before ArgumentParser sees them: it would answer `--passphrase SECRET` with "did you
         // mean '--no-passphrase'?", and `help bogus` with the root help and status 0.
         let report = FatalReport(json: FatalReport.asksForJSON(arguments))

@@ -17,7 +17,7 @@ import Testing
         for attempt in verifyToo ? ["import", "verify"] : ["import"] {
             do {
                 if attempt == "import" {
-                    _ = try ArchiveImport.run(archive: archive, into: data, passphrase: SecretBytes(Array("x".utf8)),
+                    _ = try ArchiveImport.run(archive: archive, into: data, passphrase: SecretBytes(Array("x".utf8)), replaceExisting: true,
                                               limits: limits, tempRoot: folder.file("tmp"))
                 } else {
                     _ = try ArchiveVerify.run(archive, passphrase: nil, limits: limits, tempRoot: folder.file("tmp"))
@@ -32,6 +32,25 @@ import Testing
         let after = try FolderSnapshot.take(data.root)
         #expect(after == before, "changed: \(after.differences(from: before))", sourceLocation: sourceLocation)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("tmp")).isEmpty, sourceLocation: sourceLocation)
+    }
+
+    /// An interrupted passphrase change is not the import's to settle: it refuses before reading
+    /// the archive, with the operation whose recovery comes first.
+    @Test func importRefusesWhileAPassphraseChangeIsUnsettled() throws {
+        let folder = try TempFolder("sx-hostile")
+        let data = try ZipFixture.dataDirectory(folder)
+        try folder.write("data/simplex_v1_chat.db.exported", [1, 2, 3])
+        let before = try FolderSnapshot.take(data.root)
+        do {
+            _ = try ArchiveImport.run(archive: folder.file("never-read.zip"), into: data, passphrase: SecretBytes(Array("x".utf8)),
+                                      tempRoot: folder.file("tmp"))
+            Issue.record("the import went ahead")
+        } catch let pending as PendingRecovery {
+            #expect(pending.operation == .passphraseChange)
+            #expect(pending.remedy == .recover(.passphraseChange))
+            #expect(pending.summary.contains("no database had been replaced"), "\(pending.summary)")
+        }
+        #expect(try FolderSnapshot.take(data.root) == before)
     }
 
     @Test func dotDotName() throws {

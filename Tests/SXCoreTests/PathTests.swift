@@ -52,6 +52,16 @@ struct PathTests {
         #expect(Path.basename("/a") == "a")
         #expect(Path.basename("/home/u/.simplex") == ".simplex")
         #expect(Path.basename("") == "")
+        #expect(Path.basename("/") == "")
+    }
+
+    /// The helpers work on UTF-8 bytes; names with multi-byte and combining characters keep every byte.
+    @Test func basenameAndParentKeepNonASCIINames() {
+        #expect(Path.basename("/a/café/ñandú 🦤.jpg") == "ñandú 🦤.jpg")
+        #expect(Path.parent("/a/café/ñandú 🦤.jpg") == "/a/café")
+        #expect(Path.basename("e\u{301}/x\u{301}/") == "x\u{301}")
+        #expect(Path.parent("e\u{301}/x\u{301}") == "e\u{301}")
+        #expect(Path.relative("/ü/ä/ö", inside: "/ü") == "ä/ö")
     }
 
     @Test func joinHandlesSlashesAndAbsoluteComponents() {

@@ -18,7 +18,8 @@ import SXTestSupport
         // 300 bulk files: 3 orphans have no row; 3 missing ones have a row and no file.
         #expect(bulkRows.count == 297)
         #expect(records.map(\.fileId) == records.map(\.fileId).sorted())
-        let onDisk = try #require(ChatFilesTable.listFiles(sample.directory.filesFolder!))
+        var onDisk: [String: Int64] = [:]
+        FolderWalker.walk(sample.directory.filesFolder!) { if $0.kind == .file { onDisk[$0.relativePath] = $0.size } }
         #expect(onDisk.keys.filter { $0.hasPrefix("bulk_") }.count == 297)
         #expect(bulkRows.filter { onDisk[$0.relativePath!] == nil }.map(\.storedPath) == ["bulk_000000.bin", "bulk_000100.bin", "bulk_000200.bin"])
         let encrypted = bulkRows.filter(\.isEncrypted)

@@ -75,7 +75,7 @@ struct RekeyTests {
                 #expect(try DatabaseFileKind.classify(path: target.path) == expected)
             }
             #expect(Self.noLeftovers(set), "backups, copies or journal left after success")
-            #expect(RekeyRecovery.warning(for: set) == nil)
+            #expect(RekeyRecovery.pending(for: set) == nil)
         }
     }
 
@@ -228,8 +228,9 @@ struct RekeyTests {
         #expect(try RekeyRecovery.recover(set).action == .none)
         // What a crash right after the first export leaves.
         try Data("not yet verified".utf8).write(to: URL(fileURLWithPath: set.targets[0].path + ".exported"))
-        let warning = try #require(RekeyRecovery.warning(for: set))
-        #expect(warning.contains("no database had been replaced"))
+        let pending = try #require(RekeyRecovery.pending(for: set))
+        #expect(pending.operation == .passphraseChange)
+        #expect(pending.summary.contains("no database had been replaced"))
         let report = try RekeyRecovery.recover(set)
         #expect(report.action == .rolledBack)
         #expect(report.removed == [set.targets[0].path + ".exported"])

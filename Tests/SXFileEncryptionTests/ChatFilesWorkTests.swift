@@ -60,6 +60,42 @@ import SXTestSupport
     }
 }
 
+/// The files folder's journal, as builds before the shared journal type wrote it, is still settled.
+@Suite struct ChatFilesJournalTests {
+    static let passphrase = SampleDataDirectory.defaultPassphrase
+
+    static func base64url(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    }
+
+    /// A run killed after renaming one encrypted file over its plaintext and before its key reached
+    /// the DB: the journal line (written here by hand, in the format of earlier builds: no
+    /// previousKey) gives the DB that key before anything else is done.
+    @Test func aJournalLineWrittenByHandInTheEarlierFormatIsSettled() throws {
+        let temp = try TempFolder()
+        let sample = try SampleDataDirectory.create(at: temp.file("data"), options: .init(photos: 1, documents: 2, chatItems: 10))
+        let victim = try #require(sample.files.first { !$0.encrypted && $0.referenced }).name
+        let row = try #require(try ChatFilesWorkTests.keys(sample).values.first { $0.storedPath == victim })
+        let file = Path.join(sample.directory.filesFolder!, victim)
+        let plain = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        let key = (0..<32).map { UInt8($0 &* 7 &+ 1) }, nonce = (0..<24).map { UInt8($0 &* 5 &+ 2) }
+        let args = try CryptoFileArgs(key: key, nonce: nonce)
+        try Data(CryptoFile.encrypt(plain, args: args)).write(to: URL(fileURLWithPath: file))
+        let line = #"{"op":"encrypt","fileIds":[\#(row.fileId)],"path":"\#(victim)","fileKey":"\#(Self.base64url(key))","fileNonce":"\#(Self.base64url(nonce))","size":\#(plain.count)}"#
+        let journal = sample.directory.chatDatabase + ".files-journal"
+        #expect(FileManager.default.createFile(atPath: journal, contents: Data((line + "\n").utf8)))
+
+        let report = try ChatFilesWork(directory: sample.directory, jobs: 1).encrypt(passphrase: Self.passphrase)
+        #expect(report.recovered == 1)
+        #expect(report.recoveryNotes.isEmpty, "\(report.recoveryNotes)")
+        #expect(!FileManager.default.fileExists(atPath: journal))
+        let settled = try #require(try ChatFilesWorkTests.keys(sample)[row.fileId])
+        #expect(settled.cryptoKey == key && settled.cryptoNonce == nonce)
+        // Not encrypted a second time: the journalled key still opens it to the original bytes.
+        #expect(try CryptoFile.decrypt([UInt8](try Data(contentsOf: URL(fileURLWithPath: file))), args: args) == plain)
+    }
+}
+
 /// The files table is read page by page and outcomes are streamed: a path named by several rows
 /// (on different pages, spelled differently) is still one file with one key.
 @Suite struct ChatFilesPagingTests {

@@ -105,7 +105,7 @@ import Testing
         let target = try f.target("existing")
         // A file only the old profile has: it must not become an orphan of the new one.
         try Data("old profile only".utf8).write(to: URL(fileURLWithPath: target + "/simplex_v1_files/stale.txt"))
-        let run = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--passphrase-file", f.newPass, "--json"])
+        let run = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--force", "--passphrase-file", f.newPass, "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let doc = try JSONSerialization.jsonObject(with: Data(run.stdoutBytes)) as? [String: Any]
         #expect((doc?["archiveErrors"] as? [Any])?.isEmpty == true)
@@ -117,7 +117,7 @@ import Testing
         try FileManager.default.removeItem(atPath: previous[0] + "/stale.txt")
         try f.expectWhole(target, new: true)
         // A second import is refused while the backups are in the way, naming one.
-        let again = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--passphrase-file", f.newPass])
+        let again = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--force", "--passphrase-file", f.newPass])
         #expect(again.status == 1)
         #expect(again.stderr.contains("simplex_v1_chat.db.bak"))
     }
@@ -150,7 +150,7 @@ import Testing
         let f = try Fixture()
         let target = try f.target("existing")
         let before = try FolderSnapshot.take(target)
-        let run = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--passphrase-file", f.oldPass])
+        let run = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--force", "--passphrase-file", f.oldPass])
         #expect(run.status == 1)
         #expect(run.stderr.contains("the passphrase is wrong: it does not open"), "\(run.stderr)")
         #expect(try FolderSnapshot.take(target) == before)
@@ -170,7 +170,7 @@ import Testing
         try holder.run()
         defer { kill(holder.processIdentifier, SIGKILL); holder.waitUntilExit() }
         _ = out.fileHandleForReading.availableData
-        let run = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--passphrase-file", f.newPass])
+        let run = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--force", "--passphrase-file", f.newPass])
         #expect(run.status == 1)
         #expect(run.stderr.contains("open in another program"), "\(run.stderr)")
         #expect(try FolderSnapshot.take(target) == before)
@@ -183,7 +183,7 @@ import Testing
                       "import.files-moved", "import.staging-removed"]
         for (i, point) in points.enumerated() {
             let target = try f.target("crash-\(i)")
-            let run = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--passphrase-file", f.newPass],
+            let run = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--force", "--passphrase-file", f.newPass],
                                   environment: [CrashPoint.environmentVariable: point])
             #expect(run.status == SIGKILL, "\(point): not killed (\(run.status)) \(run.stderr)")
             let noticed = try CLI.run(["db", "test-key", "--data-dir", target, "--passphrase-file", f.oldPass])
@@ -203,14 +203,14 @@ import Testing
         let timed = try f.target("timer-whole")
         let clock = ContinuousClock()
         let started = clock.now
-        let whole = try CLI.run(["archive", "import", f.archive, "--data-dir", timed, "--passphrase-file", f.newPass, "--quiet"])
+        let whole = try CLI.run(["archive", "import", f.archive, "--data-dir", timed, "--force", "--passphrase-file", f.newPass, "--quiet"])
         #expect(whole.status == 0 || whole.status == 3, "\(whole.stderr)")
         let duration = started.duration(to: clock.now)
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         var killed = 0
         for (i, delay) in [0.1, 0.3, 0.55, 0.8].map({ $0 * seconds }).enumerated() {
             let target = try f.target("timer-\(i)")
-            let p = try CLI.start(["archive", "import", f.archive, "--data-dir", target, "--passphrase-file", f.newPass, "--quiet"])
+            let p = try CLI.start(["archive", "import", f.archive, "--data-dir", target, "--force", "--passphrase-file", f.newPass, "--quiet"])
             Thread.sleep(forTimeInterval: delay)
             if p.isRunning { kill(p.processIdentifier, SIGKILL); killed += 1 }
             p.waitUntilExit()
@@ -225,10 +225,10 @@ import Testing
     @Test func theNextImportRollsBackAnInterruptedOne() throws {
         let f = try Fixture()
         let target = try f.target("again")
-        let first = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--passphrase-file", f.newPass],
+        let first = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--force", "--passphrase-file", f.newPass],
                                 environment: [CrashPoint.environmentVariable: "import.staged"])
         #expect(first.status == SIGKILL)
-        let second = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--passphrase-file", f.newPass, "--json"])
+        let second = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--force", "--passphrase-file", f.newPass, "--json"])
         #expect(second.status == 0, "\(second.stderr)")
         let doc = try JSONSerialization.jsonObject(with: Data(second.stdoutBytes)) as? [String: Any]
         #expect((doc?["recovery"] as? [String: Any])?["action"] as? String == "rolledBack")

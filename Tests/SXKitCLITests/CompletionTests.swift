@@ -56,9 +56,7 @@ import SXTestSupport
     /// Runs the bash completion for each line of `cases` (the words typed, the last one being
     /// completed) in a folder holding `somedir/` and `somefile.txt`; returns the offers per case.
     static func bashOffers(_ cases: [[String]]) throws -> [[String]] {
-        let dir = try TempFolder()
-        try FileManager.default.createDirectory(atPath: dir.path + "/somedir", withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: dir.path + "/somefile.txt", contents: Data("x".utf8))
+        let dir = try completionFolder()
         var script = """
         set -u
         source \(VectorFiles.repositoryRoot)/completions/sxkit.bash
@@ -124,18 +122,62 @@ import SXTestSupport
         #expect(offers[3] == ["encrypt"])
     }
 
-    @Test func helpCompletesCommandNamesInZshAndFish() throws {
-        let zsh = try String(contentsOfFile: VectorFiles.repositoryRoot + "/completions/_sxkit", encoding: .utf8)
-        let fish = try String(contentsOfFile: VectorFiles.repositoryRoot + "/completions/sxkit.fish", encoding: .utf8)
-        let zshHelp = try #require(zsh.range(of: "_sxkit_help() {").map { String(zsh[$0.lowerBound...].prefix(1500)) })
-        #expect(zshHelp.contains("'') names=(db archive files image transfer relay migrate storage clean demo) ;;"))
-        #expect(zshHelp.contains("'db') names=(inspect test-key rekey recover status migrate) ;;"))
-        #expect(zshHelp.contains("compadd"))
-        #expect(fish.contains("complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional \"sxkit help\" -ge 1' -fka '(__sxkit_help_names)'"))
-        #expect(fish.contains("case 'files'\n        printf '%s\\n' encrypt decrypt cat verify"))
-        // And the paths, as in bash: --data-dir completes folders, --db files.
-        #expect(fish.contains("\"sxkit db inspect\" data-dir' -l 'data-dir'") && fish.contains("-rfa '(__sxkit_complete_directories)'"))
-        #expect(zsh.contains("--data-dir[The SimpleX data directory") && zsh.contains(":dir:_files -/"))
+    /// A folder holding `somedir/` and `somefile.txt`, where the completion cases run.
+    static func completionFolder() throws -> TempFolder {
+        let dir = try TempFolder()
+        try FileManager.default.createDirectory(atPath: dir.path + "/somedir", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: dir.path + "/somefile.txt", contents: Data("x".utf8))
+        return dir
+    }
+
+    /// What zsh's completion system offers for each line (the matches of every compadd call),
+    /// run by Tests/Fixtures/shell/zsh-offers.zsh in a pseudo-terminal.
+    static func zshOffers(_ lines: [String]) throws -> [Set<String>] {
+        let dir = try completionFolder(), work = try TempFolder()
+        let out = work.path + "/offers.txt"
+        let quoted = lines.map { "'\($0)'" }.joined(separator: " ")
+        let r = try runBash("zsh -f \(VectorFiles.repositoryRoot)/Tests/Fixtures/shell/zsh-offers.zsh \(VectorFiles.repositoryRoot)/completions \(out) \(quoted)",
+                            cwd: dir.path)
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        let groups = text.components(separatedBy: "---\n").dropLast().map { group in
+            Set(group.split(whereSeparator: { $0 == "\n" || $0 == "|" }).map(String.init))
+        }
+        #expect(groups.count == lines.count, "\(text)")
+        return Array(groups)
+    }
+
+    /// What fish offers for each line (`complete -C`), without descriptions.
+    static func fishOffers(_ lines: [String]) throws -> [Set<String>] {
+        let dir = try completionFolder(), work = try TempFolder()
+        var script = "source \(VectorFiles.repositoryRoot)/completions/sxkit.fish\n"
+        for line in lines { script += "complete -C '\(line)'; echo ---\n" }
+        try script.write(toFile: work.path + "/offers.fish", atomically: true, encoding: .utf8)
+        let r = try runBash("fish --no-config \(work.path)/offers.fish", cwd: dir.path)
+        #expect(r.status == 0, "\(r.stderr)")
+        let groups = r.stdout.components(separatedBy: "---\n").dropLast().map { group in
+            Set(group.split(separator: "\n").map { String($0.split(separator: "\t", maxSplits: 1)[0]) })
+        }
+        #expect(groups.count == lines.count, "\(r.stdout)")
+        return Array(groups)
+    }
+
+    /// The same cases in zsh and fish as in bash: `help` completes command names, --data-dir folders,
+    /// --db and positional inputs files, and a command prefix its command.
+    @Test(arguments: ["zsh", "fish"])
+    func zshAndFishCompleteCommandsAndPaths(shell: String) throws {
+        let lines = ["sxkit help ", "sxkit help db ", "sxkit db inspect --data-dir ", "sxkit db inspect --db ",
+                     "sxkit archive list ", "sxkit dem"]
+        let offers = shell == "zsh" ? try Self.zshOffers(lines) : try Self.fishOffers(lines)
+        try #require(offers.count == lines.count)
+        #expect(offers[0] == ["db", "archive", "files", "image", "transfer", "relay", "migrate", "storage", "clean", "demo"])
+        #expect(offers[1] == ["inspect", "test-key", "rekey", "recover", "status", "migrate"])
+        // zsh adds no slash to folder matches; fish does.
+        let folder: Set<String> = shell == "zsh" ? ["somedir"] : ["somedir/"]
+        #expect(offers[2] == folder, "--data-dir offers folders only")
+        #expect(offers[3] == folder.union(["somefile.txt"]), "--db offers files")
+        #expect(offers[4] == folder.union(["somefile.txt"]), "archive list <in> offers files")
+        #expect(offers[5] == ["demo"])
     }
 
     @Test func mistypedCommandsGetDidYouMean() throws {

@@ -45,7 +45,7 @@ import SXTestSupport
         #expect(r.stdout.contains("the sample passphrase is \"correct horse battery staple\"; the wrong one tried is \"hunter2\""))
         #expect(r.stdout.contains("the passphrase is now \"demo: a longer passphrase, with 'quotes' and ünïcode\" (was \"correct horse battery staple\")"))
         #expect(r.stdout.contains("passphrases: the sample was made with \"correct horse battery staple\"; since step 4 its databases, and those of imported/ and migrated/, open with \"demo: a longer passphrase, with 'quotes' and ünïcode\""))
-        #expect(r.stdout.contains("Remove it with: rm -rf '\(dir.file("demo"))'"))
+        #expect(r.stdout.contains("Remove it with: rm -rf \(dir.file("demo"))"))
         let file = dir.file("demo/demo-passphrase.txt")
         for data in ["demo", "demo/imported", "demo/migrated"] {
             let key = try CLI.run(["db", "test-key", "--data-dir", dir.file(data), "--passphrase-file", file])

@@ -11,7 +11,7 @@ import SXTestSupport
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stdout.contains("sample data directory: \(dir.file("s"))\n"))
         #expect(r.stdout.contains("passphrase of both databases: \"correct horse battery staple\" (also in \(dir.file("s/demo-passphrase.txt")), for --passphrase-file)"))
-        #expect(r.stdout.contains("remove it with: rm -rf '\(dir.file("s"))'"))
+        #expect(r.stdout.contains("remove it with: rm -rf \(dir.file("s"))"))
         let file = dir.file("s/demo-passphrase.txt")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "correct horse battery staple")
         let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int

@@ -43,6 +43,24 @@ import Testing
         }
     }
 
+    /// One rule, worded by the CLI: a command that writes refuses while a passphrase change is
+    /// unsettled; one that reads goes on and warns.
+    @Test func anUnsettledPassphraseChangeStopsWritersAndWarnsReaders() throws {
+        let temp = try TempFolder("sxkit-leftovers-cli")
+        try temp.write("data/simplex_v1_chat.db", [1, 2, 3])
+        try temp.write("data/simplex_v1_agent.db", [1, 2, 3])
+        try temp.write("data/simplex_v1_chat.db.exported", [1, 2, 3])
+        try FileManager.default.createDirectory(atPath: temp.file("relay"), withIntermediateDirectories: true)
+        let send = try CLI.run(["migrate", "send", "--data-dir", temp.file("data"), "--relay", temp.file("relay"), "-o", temp.path],
+                               environment: ["SXKIT_PASSPHRASE": "x"])
+        #expect(send.status == 1, "\(send.stderr)")
+        #expect(send.stderr.contains("no database had been replaced; it must be settled first, and nothing was changed — run `sxkit db recover`"), "\(send.stderr)")
+        #expect(Self.names(temp.file("relay")).isEmpty)
+        let read = try CLI.run(["db", "inspect", "--data-dir", temp.file("data")])
+        #expect(read.stderr.contains("sxkit: warning: an interrupted passphrase change"), "\(read.stderr)")
+        #expect(read.stderr.contains(" — run `sxkit db recover`"), "\(read.stderr)")
+    }
+
     @Test func receiveKilledWhileDecryptingLeavesOnlyPrivatePlaintextThatTheRerunRemoves() throws {
         let s = try Sent(size: 700_000)
         let killed = try s.receive(environment: [CrashPoint.environmentVariable: "transfer-receive-consumed-chunk"])
@@ -99,7 +117,7 @@ import Testing
         let exported = try CLI.run(["archive", "export", archive, "--data-dir", sample.directory.root], environment: env)
         #expect(exported.status == 0, "\(exported.stderr)")
         let target = folder.file("target")
-        let importArgs = ["archive", "import", archive, "--data-dir", target]
+        let importArgs = ["archive", "import", archive, "--data-dir", target, "--force"]
         for round in 0..<2 {
             let killed = try CLI.run(importArgs, environment: env.merging([CrashPoint.environmentVariable: "import.passphrase-copy"]) { $1 })
             #expect(killed.status == SIGKILL, "not killed (\(killed.status)): \(killed.stderr)")

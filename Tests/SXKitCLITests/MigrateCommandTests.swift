@@ -99,17 +99,17 @@ import Testing
         try s.expectNoWorkLeft()
     }
 
-    @Test func refusesATargetThatAlreadyHoldsAProfileUnlessReplacing() throws {
+    @Test func refusesATargetThatAlreadyHoldsAProfileUnlessForced() throws {
         let s = try Setup()
         #expect(try s.send().status == 0)
         _ = try SampleDataDirectory.create(at: s.target, options: .init(photos: 1, documents: 1, seed: 9, chatItems: 10))
         let before = try FolderSnapshot.take(s.target)
         let refused = try s.receive()
         #expect(refused.status == 1, "an existing profile is refused like any existing output")
-        #expect(refused.stderr.contains("already holds a profile") && refused.stderr.contains("--replace"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("already holds a profile") && refused.stderr.contains("pass --force"), "\(refused.stderr)")
         #expect(try FolderSnapshot.take(s.target) == before)
         // The old profile's databases become .bak and its files and wallpapers are moved aside whole.
-        let replaced = try s.receive(["--replace"])
+        let replaced = try s.receive(["--force"])
         #expect(replaced.status == 0, "\(replaced.stderr)")
         #expect(replaced.stdout.contains("the previous files and wallpapers were moved to \(s.target)/simplex_v1_previous_"), "\(replaced.stdout)")
         #expect(replaced.stdout.contains("the previous databases are kept as"))

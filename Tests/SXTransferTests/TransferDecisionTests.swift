@@ -19,8 +19,8 @@ struct TransferDecisionTests {
 
     @Test("force allows relay up to the 5 GiB hard limit and no further")
     func force() {
-        #expect(TransferDecision.decide(size: 5 << 30, kind: .video, force: true).method == .relay)
-        let over = TransferDecision.decide(size: (5 << 30) + 1, kind: .video, force: true)
+        #expect(TransferDecision.decide(size: 5 << 30, kind: .video, aboveSoftLimit: true).method == .relay)
+        let over = TransferDecision.decide(size: (5 << 30) + 1, kind: .video, aboveSoftLimit: true)
         #expect(over.method == .refused)
         #expect(over.methodLimitName == "MAX_FILE_SIZE_XFTP_HARD")
     }

@@ -253,7 +253,7 @@ struct TransferFaultTests {
         #expect(log.types.last == "rcvFileSndCancelled")
     }
 
-    @Test("a file over the 1 GiB soft limit is refused naming it; --force allows up to 5 GiB (sparse files, plan only)")
+    @Test("a file over the 1 GiB soft limit is refused naming it; allowing more reaches up to 5 GiB (sparse files, plan only)")
     func sizeLimits() async throws {
         let f = try TransferFixture(size: 10)
         let big = f.temp.file("big.bin")
@@ -262,11 +262,11 @@ struct TransferFaultTests {
         let expected = TransferError.tooLarge(size: SimpleXLimits.maxFileSizeXFTP + 1, limitName: "MAX_FILE_SIZE_XFTP", limit: SimpleXLimits.maxFileSizeXFTP)
         await #expect(throws: expected) { try await f.sender(FolderRelay(root: f.relayRoot)).send(file: big) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: f.temp.file("send-tmp")).isEmpty)
-        #expect(try TransferDecision.forFile(big, force: true).method == .relay)
+        #expect(try TransferDecision.forFile(big, aboveSoftLimit: true).method == .relay)
         #expect(truncate(big, off_t(SimpleXLimits.maxFileSizeXFTPHard)) == 0)
-        #expect(try TransferDecision.forFile(big, force: true).method == .relay)
+        #expect(try TransferDecision.forFile(big, aboveSoftLimit: true).method == .relay)
         #expect(truncate(big, off_t(SimpleXLimits.maxFileSizeXFTPHard + 1)) == 0)
-        let hard = try TransferDecision.forFile(big, force: true)
+        let hard = try TransferDecision.forFile(big, aboveSoftLimit: true)
         #expect(hard.method == .refused && hard.methodLimitName == "MAX_FILE_SIZE_XFTP_HARD")
     }
 
@@ -279,5 +279,27 @@ struct TransferFaultTests {
             try await f.receiver(FolderRelay(root: f.relayRoot)).receive(description, path: "d")
         }
         try expectNothingPlaced(f)
+    }
+
+    @Test("a second receive of a file while the first runs is refused at once; it neither waits nor writes into the first's folder")
+    func concurrentReceiveOfOneFile() async throws {
+        let f = try TransferFixture()
+        let (_, description) = try await sendOne(f, relay: FolderRelay(root: f.relayRoot))
+        let receiver = f.receiver(FolderRelay(root: f.relayRoot))
+        // A live first run: its work folder exists and is locked (flock locks of two opens conflict,
+        // also within one process).
+        let work = receiver.workFolder(for: description)
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let first = open(work, O_RDONLY | O_DIRECTORY)
+        #expect(first >= 0 && flock(first, LOCK_EX) == 0)
+        await #expect(throws: TransferError.receiveInProgress(workFolder: work)) {
+            try await receiver.receive(description, path: "d")
+        }
+        try expectNothingPlaced(f)
+        #expect(FileManager.default.fileExists(atPath: work), "the first run's folder is left to it")
+        // Once the first run is gone, the receive goes ahead.
+        close(first)
+        let got = try await receiver.receive(description, path: "d")
+        #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
     }
 }

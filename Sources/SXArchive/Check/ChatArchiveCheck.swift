@@ -65,7 +65,7 @@ public enum ChatArchiveCheck {
             }
             let (sum, overflow) = total.addingReportingOverflow(record.uncompressedSize)
             guard !overflow, sum <= limits.maxTotalBytes else {
-                throw ArchiveFailure("the archive would expand to more than \(ByteCount.format(limits.maxTotalBytes)) (reached at entry '\(record.name)'); refusing a likely zip bomb")
+                throw ArchiveFailure.zipBomb(detail: "the archive would expand to more than \(ByteCount.format(limits.maxTotalBytes)) (reached at entry '\(record.name)')")
             }
             total = sum
             if case .entry(let entry) = checked {
@@ -76,7 +76,7 @@ public enum ChatArchiveCheck {
         }
         let (archiveBound, boundOverflow) = limits.maxRatio.multipliedReportingOverflow(by: max(directory.fileSize, 1))
         if total > limits.ratioThresholdBytes, !boundOverflow, total > archiveBound {
-            throw ArchiveFailure("the archive (\(ByteCount.format(directory.fileSize))) would expand to \(ByteCount.format(total)), more than \(limits.maxRatio):1; refusing a likely zip bomb")
+            throw ArchiveFailure.zipBomb(detail: "the archive (\(ByteCount.format(directory.fileSize))) would expand to \(ByteCount.format(total)), more than \(limits.maxRatio):1")
         }
         for required in [ChatArchiveEntry.chatDatabase, .agentDatabase] where !items.contains(where: { $0.entry == required }) {
             throw ArchiveFailure("the archive has no \(required.entryName): it is not a chat archive (a chat archive holds both databases)")
@@ -101,10 +101,10 @@ public enum ChatArchiveCheck {
         }
         if let mode = record.unixMode {
             switch mode & 0o170000 {
-            case 0o120000: throw ArchiveFailure("entry '\(name)' is a symbolic link; a chat archive holds only regular files")
-            case 0o020000, 0o060000: throw ArchiveFailure("entry '\(name)' is a device file; a chat archive holds only regular files")
-            case 0o010000: throw ArchiveFailure("entry '\(name)' is a FIFO; a chat archive holds only regular files")
-            case 0o140000: throw ArchiveFailure("entry '\(name)' is a socket; a chat archive holds only regular files")
+            case 0o120000: throw ArchiveFailure.entryNotRegular(entry: name, kind: "symbolic link")
+            case 0o020000, 0o060000: throw ArchiveFailure.entryNotRegular(entry: name, kind: "device file")
+            case 0o010000: throw ArchiveFailure.entryNotRegular(entry: name, kind: "FIFO")
+            case 0o140000: throw ArchiveFailure.entryNotRegular(entry: name, kind: "socket")
             case 0o040000 where !record.isDirectory:
                 throw ArchiveFailure("entry '\(name)' claims to be a directory but its name does not end in '/'; the archive is forged")
             case 0, 0o100000, 0o040000: break
@@ -129,7 +129,7 @@ public enum ChatArchiveCheck {
         }
         let (ratioBound, ratioOverflow) = limits.maxRatio.multipliedReportingOverflow(by: max(record.compressedSize, 1))
         if record.uncompressedSize > limits.ratioThresholdBytes, !ratioOverflow, record.uncompressedSize > ratioBound {
-            throw ArchiveFailure("entry '\(name)' would expand from \(ByteCount.format(record.compressedSize)) to \(ByteCount.format(record.uncompressedSize)), more than \(limits.maxRatio):1; refusing a likely zip bomb")
+            throw ArchiveFailure.zipBomb(detail: "entry '\(name)' would expand from \(ByteCount.format(record.compressedSize)) to \(ByteCount.format(record.uncompressedSize)), more than \(limits.maxRatio):1")
         }
         return .entry(entry)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import SXCore
 #if canImport(Glibc)
 import Glibc
@@ -59,11 +60,26 @@ public struct ChatArchiveExporter: Sendable {
         self.options = options
     }
 
-    /// Writes the archive to `destination`. Throws (leaving no archive and no temp file) on anything
+    /// The name an archive gets in a folder given as the destination (`out/`): the time it was
+    /// exported, in UTC, without colons (a name every file system takes).
+    public static func archiveName(exportedAt date: Date) -> String {
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "UTC")
+        format.dateFormat = "yyyy-MM-dd'T'HHmmss'Z'"
+        return "simplex-chat.\(format.string(from: date)).zip"
+    }
+
+    /// Writes the archive to `destination`; a destination ending in `/` is a folder (created when
+    /// missing) that gets an archive named by `archiveName(exportedAt:)`. Throws (leaving no archive and no temp file) on anything
     /// that would make the archive unusable; per-file problems end up in the report instead.
     public func export(to destination: String, progress: ProgressTracker? = nil) throws -> ChatArchiveExportReport {
         let clock = ContinuousClock(), start = clock.now
-        let output = Path.absolute(destination)
+        var output = Path.absolute(destination)
+        if OutputFolder.isFolderSyntax(destination) {
+            try OutputFolder.create(output)
+            output = Path.join(output, Self.archiveName(exportedAt: Date()))
+        }
         try checkDestination(output)
         for database in dataDirectory.databases where POSIXFile.linkStatus(database) == nil {
             throw ArchiveFailure("there is no database at '\(database)' (the data directory must hold \(ChatArchiveEntry.chatDatabaseName) and \(ChatArchiveEntry.agentDatabaseName))", remedy: .chooseDataDirectory)
@@ -108,7 +124,7 @@ public struct ChatArchiveExporter: Sendable {
         try temp.finishWriting(flush: true)
         if !options.replaceExisting, POSIXFile.linkStatus(output) != nil {
             temp.abort()
-            throw ArchiveFailure("'\(output)' appeared while the archive was being written; it was left alone and nothing was written")
+            throw ArchiveFailure.output(path: output, problem: .appearedWhileWriting)
         }
         try temp.publish(flushFolder: true)
         let elapsed = start.duration(to: clock.now)
@@ -118,13 +134,13 @@ public struct ChatArchiveExporter: Sendable {
 
     private func checkDestination(_ output: String) throws {
         if let st = POSIXFile.linkStatus(output) {
-            if st.st_mode & S_IFMT == S_IFDIR { throw ArchiveFailure("'\(output)' is a folder; give the archive's file name") }
-            if !options.replaceExisting { throw ArchiveFailure("'\(output)' already exists; choose another name", remedy: .replaceExisting) }
-            if st.st_mode & S_IFMT != S_IFREG { throw ArchiveFailure("'\(output)' exists and is not a regular file; it will not be replaced") }
+            if st.st_mode & S_IFMT == S_IFDIR { throw ArchiveFailure.output(path: output, problem: .isAFolder) }
+            if !options.replaceExisting { throw ArchiveFailure.output(path: output, problem: .exists) }
+            if st.st_mode & S_IFMT != S_IFREG { throw ArchiveFailure.output(path: output, problem: .notARegularFile) }
         }
         let folder = Path.parent(output)
         guard let st = try? POSIXFile.status(folder), st.st_mode & S_IFMT == S_IFDIR else {
-            throw ArchiveFailure("the folder '\(folder)' does not exist; create it first")
+            throw ArchiveFailure.output(path: folder, problem: .folderMissing)
         }
     }
 }

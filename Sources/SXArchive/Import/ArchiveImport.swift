@@ -22,7 +22,8 @@ public struct ArchiveImportReport: Sendable, Equatable, Codable {
 /// (the previous ones kept as `<db>.bak`, as simplex-chat's `Archive.hs` does), and the files folder and
 /// wallpapers as a whole (the previous ones moved aside into one folder, reported).
 ///
-/// 1. settle an interrupted import; refuse while a passphrase change is unfinished;
+/// 1. settle an interrupted import; refuse while a passphrase change is unfinished, and over a
+///    profile already in the data directory unless `replaceExisting` (the one overwrite rule);
 /// 2. check the archive (fatal on anything hostile); refuse while the databases are open elsewhere,
 ///    while a `<db>.bak` is in the way, or without the space;
 /// 3. test the passphrase on private copies of the archive's databases under $TMPDIR — they keep
@@ -41,14 +42,17 @@ public enum ArchiveImport {
     ]
 
     public static func run(archive: String, into data: DataDirectory, passphrase: SecretBytes,
-                           limits: ArchiveLimits = ArchiveLimits(), tempRoot: String? = nil,
+                           replaceExisting: Bool = false, limits: ArchiveLimits = ArchiveLimits(), tempRoot: String? = nil,
                            progress: ProgressTracker? = nil) throws -> ArchiveImportReport {
         let clock = ContinuousClock(), start = clock.now
         // Private copies an earlier import killed while testing the passphrase left behind (never a live run's).
         PrivateFolder.removeStale(label: "import", in: tempRoot ?? PrivateFolder.systemTemp)
+        // An interrupted import is this command's own to settle; an interrupted passphrase change is not.
         let recovery = ImportRecovery.leftovers(root: data.root, prefix: data.prefix) == nil ? nil : try ImportRecovery.recover(data)
-        if let rekey = RekeyRecovery.warning(for: DatabaseSet(dataDirectory: data)) {
-            throw ArchiveFailure("\(rekey); settle it first, then import again; nothing was changed", remedy: .recover(.passphraseChange))
+        _ = try LeftoverPolicy.check(RekeyRecovery.pending(for: DatabaseSet(dataDirectory: data)), writes: true)
+        // An import that was interrupted was allowed to replace what is there; its rerun finishes it.
+        if !replaceExisting, recovery == nil, let existing = existingProfile(data) {
+            throw ArchiveFailure.profileExists(root: data.root, database: Path.basename(existing))
         }
         let plan = try ChatArchiveCheck.run(archive, limits: limits)
         try checkDestination(data, plan: plan, limits: limits)
@@ -81,10 +85,15 @@ public enum ArchiveImport {
                                    backups: outcome.backups, previousFolders: outcome.previousFolders, recovery: recovery)
     }
 
+    /// The first database of the data directory's profile that exists, nil when it holds none.
+    public static func existingProfile(_ data: DataDirectory) -> String? {
+        data.databases.first { POSIXFile.linkStatus($0) != nil }
+    }
+
     /// Refusals that need the data directory but change nothing in it.
     static func checkDestination(_ data: DataDirectory, plan: ChatArchivePlan, limits: ArchiveLimits) throws {
         for database in data.databases where LockProbe.isInUse(database) {
-            throw ArchiveFailure("'\(database)' is open in another program (SimpleX Chat?); close it and run the import again; nothing was changed")
+            throw ArchiveFailure.databaseInUse(path: database, settling: false)
         }
         for database in data.databases {
             let backup = ImportFiles.backup(database)

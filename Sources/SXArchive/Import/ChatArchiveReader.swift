@@ -22,20 +22,20 @@ final class ChatArchiveReader {
     func next() throws -> ChatArchivePlan.Item? {
         guard let header = try stream.next() else {
             guard index + 1 == plan.items.count else {
-                throw ArchiveFailure("libarchive found \(index + 1) entries in the archive, the central directory lists \(plan.items.count): the archive is damaged")
+                throw ArchiveFailure.damaged(detail: "libarchive found \(index + 1) entries in the archive, the central directory lists \(plan.items.count)")
             }
             return nil
         }
         index += 1
         guard index < plan.items.count else {
-            throw ArchiveFailure("libarchive found more entries in the archive than its central directory lists: the archive is damaged")
+            throw ArchiveFailure.damaged(detail: "libarchive found more entries in the archive than its central directory lists")
         }
         let item = plan.items[index]
         let name = item.record.name
         if let seen = header.name, seen != name, seen + "/" != name {
             throw ArchiveFailure("entry '\(name)' reads back as '\(seen)': the archive is damaged or forged")
         }
-        if header.isHardLink { throw ArchiveFailure("entry '\(name)' is a hard link; a chat archive holds only regular files") }
+        if header.isHardLink { throw ArchiveFailure.entryNotRegular(entry: name, kind: "hard link") }
         if header.isEncrypted { throw ArchiveFailure("entry '\(name)' is encrypted; sxkit does not import encrypted entries") }
         // A skipped entry is never extracted; it need only be a file or a folder (links and devices were refused).
         let expectedType: UInt32 = item.entry == nil ? 0o040000 : 0o100000
@@ -63,7 +63,7 @@ final class ChatArchiveReader {
             case .bytes(let n):
                 count += Int64(n)
                 guard count <= record.uncompressedSize else {
-                    throw ArchiveFailure("entry '\(record.name)' inflates to more than the \(record.uncompressedSize) bytes its headers declare; refusing a likely zip bomb")
+                    throw ArchiveFailure.zipBomb(detail: "entry '\(record.name)' inflates to more than the \(record.uncompressedSize) bytes its headers declare")
                 }
                 try buffer.withUnsafeBytes { try sink(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
                 bytesRead += Int64(n)

@@ -89,10 +89,10 @@ struct ImportJournal: Codable, Equatable {
         do {
             journal = try JSONDecoder().decode(ImportJournal.self, from: Data(try FileBytes.read(path, limit: 1 << 20)))
         } catch {
-            throw ArchiveFailure("the import journal '\(path)' cannot be read (\(ErrorCause.text(of: error))); the data directory needs a look by hand")
+            throw ArchiveFailure.journalUnreadable(path: path, cause: ErrorCause.text(of: error))
         }
         guard journal.phase == swapPhase, journal.databases.count == 2 else {
-            throw ArchiveFailure("the import journal '\(path)' names an unknown phase '\(journal.phase)'")
+            throw ArchiveFailure.journalPhaseUnknown(path: path, phase: journal.phase)
         }
         return journal
     }

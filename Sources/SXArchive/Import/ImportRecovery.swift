@@ -36,9 +36,9 @@ public enum ImportRecovery {
         return ImportLeftovers(journal: hasJournal ? journal : nil, staging: hasStaging ? staging : nil, summary: summary)
     }
 
-    /// A one-sentence warning for commands that notice leftovers, else nil.
-    public static func warning(root: String, prefix: String = DataDirectory.defaultPrefix) -> String? {
-        leftovers(root: root, prefix: prefix).map { "\($0.summary); it must be settled" }
+    /// The interrupted import to settle, for commands that notice leftovers (see `LeftoverPolicy`), else nil.
+    public static func pending(root: String, prefix: String = DataDirectory.defaultPrefix) -> PendingRecovery? {
+        leftovers(root: root, prefix: prefix).map(PendingRecovery.init)
     }
 
     public static func recover(_ data: DataDirectory) throws -> ImportRecoveryReport {
@@ -48,7 +48,7 @@ public enum ImportRecovery {
         }
         let journal = try found.journal.map(ImportJournal.read)
         for database in journal?.databases ?? data.databases where LockProbe.isInUse(database) {
-            throw ArchiveFailure("'\(database)' is open in another program (SimpleX Chat?); close it, then settle the import again", remedy: .recover(.archiveImport))
+            throw ArchiveFailure.databaseInUse(path: database, settling: true)
         }
         if let journal, let path = found.journal {
             let outcome = try ImportSwap.complete(journal, journalPath: path)

@@ -55,7 +55,7 @@ enum ImportSwap {
         var made: String?
         if ImportFiles.exists(database) {
             guard !ImportFiles.exists(backup) else {
-                throw ArchiveFailure("cannot finish the import: both '\(database)' and '\(backup)' exist (was SimpleX Chat started in between?); move one away, then settle the import again", remedy: .recover(.archiveImport))
+                throw ArchiveFailure.importBlocked(existing: [database, backup], appMayHaveRun: true)
             }
             try ImportFiles.move(database, to: backup)
             try POSIXFile.fsyncDirectory(folder)
@@ -64,7 +64,7 @@ enum ImportSwap {
         }
         for suffix in DataDirectoryNames.companionSuffixes where ImportFiles.exists(database + suffix) {
             guard !ImportFiles.exists(backup + suffix) else {
-                throw ArchiveFailure("cannot finish the import: both '\(database + suffix)' and '\(backup + suffix)' exist; move one away, then settle the import again", remedy: .recover(.archiveImport))
+                throw ArchiveFailure.importBlocked(existing: [database + suffix, backup + suffix], appMayHaveRun: false)
             }
             try ImportFiles.move(database + suffix, to: backup + suffix)
         }
@@ -128,14 +128,14 @@ enum ImportSwap {
         let root = Path.parent(previous)
         if mkdir(root, 0o700) != 0 && errno != EEXIST { throw FileSystemError("create", path: root) }
         guard !ImportFiles.exists(previous) else {
-            throw ArchiveFailure("cannot finish the import: '\(previous)' exists already; move it away, then settle the import again", remedy: .recover(.archiveImport))
+            throw ArchiveFailure.importBlocked(existing: [previous], appMayHaveRun: false)
         }
         var target = previous
         if rename(folder, previous) != 0 {
             guard errno == EXDEV else { throw FileSystemError("move '\(folder)' to", path: previous) }
             target = sibling(of: folder, for: previous)
             guard !ImportFiles.exists(target) else {
-                throw ArchiveFailure("cannot finish the import: '\(target)' exists already; move it away, then settle the import again", remedy: .recover(.archiveImport))
+                throw ArchiveFailure.importBlocked(existing: [target], appMayHaveRun: false)
             }
             try ImportFiles.move(folder, to: target)
             try? FileManager.default.removeItem(atPath: root)  // only if it stayed empty

@@ -53,7 +53,7 @@ public struct ZipDirectory: Sendable {
         let fd = try POSIXFile.open(path, flags: O_RDONLY)
         defer { close(fd) }
         let st = try POSIXFile.status(path)
-        guard st.st_mode & S_IFMT == S_IFREG else { throw ArchiveFailure("'\(path)' is not a regular file") }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw ArchiveFailure.notAZip(path: path, reason: .notARegularFile) }
         var reader = ZipBytes(fd: fd, path: path, size: Int64(st.st_size))
         return try reader.directory(maxEntries: maxEntries)
     }
@@ -67,11 +67,11 @@ struct ZipBytes {
 
     func bytes(at offset: Int64, count: Int) throws -> [UInt8] {
         guard offset >= 0, count >= 0, offset + Int64(count) <= size else {
-            throw ArchiveFailure("the archive is truncated: it ends at byte \(size), but its records reach byte \(offset + Int64(count))")
+            throw ArchiveFailure.truncated(detail: "it ends at byte \(size), but its records reach byte \(offset + Int64(count))")
         }
         var buffer = [UInt8](repeating: 0, count: count)
         let n = try buffer.withUnsafeMutableBytes { try POSIXFile.pread(fd, into: $0, at: offset, path: path) }
-        guard n == count else { throw ArchiveFailure("the archive is truncated: a read at byte \(offset) came back short") }
+        guard n == count else { throw ArchiveFailure.truncated(detail: "a read at byte \(offset) came back short") }
         return buffer
     }
 
@@ -79,7 +79,7 @@ struct ZipBytes {
         let end = try endOfCentralDirectory()
         guard end.entries > 0 else { throw ArchiveFailure("the archive is empty: it has no entries, not even the chat database") }
         guard end.entries <= Int64(maxEntries) else {
-            throw ArchiveFailure("the archive has \(end.entries) entries, more than the limit of \(maxEntries); refusing a likely zip bomb")
+            throw ArchiveFailure.zipBomb(detail: "the archive has \(end.entries) entries, more than the limit of \(maxEntries)")
         }
         guard end.directorySize <= ZipDirectory.maxCentralDirectoryBytes else {
             throw ArchiveFailure("the archive's central directory is \(end.directorySize) bytes, more than the limit of \(ZipDirectory.maxCentralDirectoryBytes)")
@@ -103,7 +103,7 @@ struct ZipBytes {
             throw ArchiveFailure("entries '\(a.name)' and '\(b.name)' overlap inside the archive (a zip-bomb trick); refusing it")
         }
         if let last = entries.last, last.endOffset > end.directoryOffset {
-            throw ArchiveFailure("entry '\(last.name)' runs into the central directory: the archive is damaged")
+            throw ArchiveFailure.damaged(detail: "entry '\(last.name)' runs into the central directory")
         }
         return ZipDirectory(path: path, fileSize: size, entries: entries)
     }
@@ -117,7 +117,7 @@ struct ZipBytes {
     }
 
     func endOfCentralDirectory() throws -> EndRecord {
-        guard size > 0 else { throw ArchiveFailure("'\(path)' is empty (0 bytes), not a ZIP archive") }
+        guard size > 0 else { throw ArchiveFailure.notAZip(path: path, reason: .empty) }
         let tailLength = Int(min(size, Int64(ZipDirectory.endRecordSize + ZipDirectory.maxCommentSize)))
         let tailStart = size - Int64(tailLength)
         let tail = try bytes(at: tailStart, count: tailLength)
@@ -134,9 +134,9 @@ struct ZipBytes {
         guard let e = found else {
             let head = try bytes(at: 0, count: Int(min(size, 4)))
             if head == [0x50, 0x4B, 3, 4] {
-                throw ArchiveFailure("the archive is truncated: it starts like a ZIP, but its end (the central directory) is missing")
+                throw ArchiveFailure.truncated(detail: "it starts like a ZIP, but its end (the central directory) is missing")
             }
-            throw ArchiveFailure("'\(path)' is not a ZIP archive")
+            throw ArchiveFailure.notAZip(path: path, reason: .noZipSignature)
         }
         guard le16(tail, e + 4) == 0, le16(tail, e + 6) == 0, le16(tail, e + 8) == le16(tail, e + 10) else {
             throw ArchiveFailure("the archive spans several disks, which a chat archive never does")
@@ -147,11 +147,11 @@ struct ZipBytes {
         if usesZip64 {
             let locatorOffset = record.directoryEnd - 20
             let locator = try bytes(at: locatorOffset, count: 20)
-            guard le32(locator, 0) == 0x0706_4B50 else { throw ArchiveFailure("the archive's ZIP64 end locator is missing: the archive is damaged") }
+            guard le32(locator, 0) == 0x0706_4B50 else { throw ArchiveFailure.damaged(detail: "the archive's ZIP64 end locator is missing") }
             let recordOffset = Int64(le64(locator, 8))
-            guard recordOffset >= 0, recordOffset + 56 <= locatorOffset else { throw ArchiveFailure("the archive's ZIP64 end record is out of place: the archive is damaged") }
+            guard recordOffset >= 0, recordOffset + 56 <= locatorOffset else { throw ArchiveFailure.damaged(detail: "the archive's ZIP64 end record is out of place") }
             let z = try bytes(at: recordOffset, count: 56)
-            guard le32(z, 0) == 0x0606_4B50 else { throw ArchiveFailure("the archive's ZIP64 end record is missing: the archive is damaged") }
+            guard le32(z, 0) == 0x0606_4B50 else { throw ArchiveFailure.damaged(detail: "the archive's ZIP64 end record is missing") }
             record = EndRecord(entries: Int64(clamping: le64(z, 32)), directorySize: Int64(clamping: le64(z, 40)),
                                directoryOffset: Int64(clamping: le64(z, 48)), directoryEnd: recordOffset)
         }
@@ -182,7 +182,7 @@ struct ZipBytes {
         let mode = le32(c, at + 38) >> 16
         if madeBy == 3, mode != 0 { record.unixMode = mode }   // 3 = Unix
         guard le16(c, at + 34) == 0 || le16(c, at + 34) == 0xFFFF && usesZip64 else {
-            throw ArchiveFailure("entry '\(name)' says it starts on another disk: the archive is damaged")
+            throw ArchiveFailure.damaged(detail: "entry '\(name)' says it starts on another disk")
         }
         guard record.localHeaderOffset < directoryOffset else {
             throw ArchiveFailure("entry '\(name)' points past the end of the archive's data: the archive is damaged or truncated")
@@ -247,7 +247,7 @@ struct ZipBytes {
         let name = record.name
         let h = try bytes(at: record.localHeaderOffset, count: 30)
         guard le32(h, 0) == 0x0403_4B50 else {
-            throw ArchiveFailure("entry '\(name)' has no local header where the central directory says (byte \(record.localHeaderOffset)): the archive is damaged")
+            throw ArchiveFailure.damaged(detail: "entry '\(name)' has no local header where the central directory says (byte \(record.localHeaderOffset))")
         }
         let nameLength = Int(le16(h, 26)), extraLength = Int(le16(h, 28))
         let localName = try bytes(at: record.localHeaderOffset + 30, count: nameLength)
@@ -279,7 +279,7 @@ struct ZipBytes {
         let dataStart = record.localHeaderOffset + 30 + Int64(nameLength) + Int64(extraLength)
         var end = dataStart + record.compressedSize
         guard end <= size else {
-            throw ArchiveFailure("the archive is truncated: entry '\(name)' needs \(record.compressedSize) bytes of data, and the file ends before them")
+            throw ArchiveFailure.truncated(detail: "entry '\(name)' needs \(record.compressedSize) bytes of data, and the file ends before them")
         }
         if deferred {
             // Data descriptor: optional signature, CRC, then 4- or 8-byte sizes.

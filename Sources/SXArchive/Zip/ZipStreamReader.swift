@@ -26,12 +26,12 @@ final class ZipStreamReader {
     private let handle: OpaquePointer
 
     init(path: String) throws {
-        guard let handle = archive_read_new() else { throw ArchiveFailure("libarchive could not allocate a reader") }
+        guard let handle = archive_read_new() else { throw ArchiveFailure.unreadable(path: path, step: .allocate, cause: "") }
         self.path = path
         self.handle = handle
         archive_read_support_format_zip_seekable(handle)
         guard archive_read_open_filename(handle, path, 1 << 16) == ARCHIVE_OK else {
-            throw ArchiveFailure("cannot read '\(path)' as a ZIP archive: \(errorString)")
+            throw ArchiveFailure.unreadable(path: path, step: .open, cause: errorString)
         }
     }
 
@@ -46,7 +46,7 @@ final class ZipStreamReader {
         if status == ARCHIVE_EOF { return nil }
         // A warning here is a name libarchive could not convert; anything worse ends the reading.
         guard status == ARCHIVE_OK || status == ARCHIVE_WARN, let entry else {
-            throw ArchiveFailure("cannot read the next entry of '\(path)': \(errorString)")
+            throw ArchiveFailure.unreadable(path: path, step: .nextEntry, cause: errorString)
         }
         return Header(name: archive_entry_pathname_utf8(entry).map { String(cString: $0) },
                       size: archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil,
@@ -61,6 +61,6 @@ final class ZipStreamReader {
         if n > 0 { return .bytes(n) }
         if n == 0 { return .end }
         if n == ARCHIVE_WARN || n == ARCHIVE_RETRY { return .damaged(errorString) }
-        throw ArchiveFailure("cannot read '\(path)': \(errorString)")
+        throw ArchiveFailure.unreadable(path: path, step: .data, cause: errorString)
     }
 }

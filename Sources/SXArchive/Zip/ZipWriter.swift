@@ -126,6 +126,6 @@ public final class ZipWriter {
         let code = archive_errno(archive)
         if [ENOSPC, EDQUOT, EFBIG, EIO].contains(code) { return FileSystemError("write", path: path, code: code) }
         let message = archive_error_string(archive).map { String(cString: $0) } ?? "libarchive error \(rc)"
-        return ArchiveFailure("cannot \(operation) '\(path)': \(message)")
+        return ArchiveFailure.unwritable(path: path, operation: operation, cause: message)
     }
 }

@@ -20,8 +20,8 @@ public struct FolderEntry: Sendable, Equatable {
     public var modified: Int64
     /// Permission and type bits (st_mode).
     public var mode: mode_t
-    /// False when the name's bytes are not UTF-8 (`relativePath` then holds a repaired spelling
-    /// that names no file).
+    /// False when the name's bytes are not UTF-8 (`relativePath` then carries them as
+    /// `FileNameBytes` does: shown escaped, and no POSIX call given that String finds the file).
     public var nameIsValidUTF8 = true
 
     public init(relativePath: String, _ st: stat) {
@@ -102,7 +102,7 @@ public enum FolderWalker {
             }
             guard status == 0 else { continue }
             let valid = String(validating: raw, as: UTF8.self)
-            let name = valid ?? String(decoding: raw, as: UTF8.self)
+            let name = valid ?? FileNameBytes.string(raw)
             let relative = prefix.isEmpty ? name : prefix + "/" + name
             var found = FolderEntry(relativePath: relative, st)
             found.nameIsValidUTF8 = valid != nil

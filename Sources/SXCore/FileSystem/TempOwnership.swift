@@ -20,10 +20,24 @@ public enum TempOwnership {
         // A file system without flock (rare) cannot say stale from live: the temp is used unlocked,
         // and sweepers that cannot lock leave it alone.
         guard flock(fd, LOCK_EX) == 0 else { return true }
+        return stillNamed(fd, path)
+    }
+
+    public enum Claim: Sendable { case claimed, busy, gone }
+
+    /// Like `claim`, for a temp that another run may be using at the same moment (a receive's work
+    /// folder is named after the file, so two receives of one file share it): does not wait for a
+    /// live run's lock but answers `.busy`; `.gone` when a run removed it before the lock was taken.
+    public static func tryClaim(_ fd: Int32, path: String) -> Claim {
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else { return errno == EWOULDBLOCK ? .busy : .claimed }
+        return stillNamed(fd, path) ? .claimed : .gone
+    }
+
+    /// The locked descriptor still names `path` (nothing removed or replaced it before the lock).
+    private static func stillNamed(_ fd: Int32, _ path: String) -> Bool {
         var held = stat(), named = stat()
-        guard fstat(fd, &held) == 0, held.st_nlink > 0, lstat(path, &named) == 0,
-              held.st_dev == named.st_dev, held.st_ino == named.st_ino else { return false }
-        return true
+        return fstat(fd, &held) == 0 && held.st_nlink > 0 && lstat(path, &named) == 0
+            && held.st_dev == named.st_dev && held.st_ino == named.st_ino
     }
 
     /// True when `path` is a file or folder no live run holds (see the type's description). A symlink,

@@ -19,7 +19,8 @@ public final class ConsoleOutput: Sendable {
 
     public func write(_ text: String) {
         lock.withLock { _ in
-            var bytes = Array(text.utf8)
+            // A name that is not UTF-8 is shown escaped (`caf\xE9.jpg`), never as private-use characters.
+            var bytes = Array(FileNameBytes.display(text).utf8)
             bytes.withUnsafeMutableBytes { buf in
                 // A closed pipe (e.g. `| head`) is not an error worth reporting.
                 try? POSIXFile.writeAll(descriptor, UnsafeRawBufferPointer(buf), path: "<output>")
@@ -63,6 +64,7 @@ public enum JSONText {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            case _ where FileNameBytes.isEscape(scalar): out += FileNameBytes.display(String(scalar), prefix: "\\\\x")
             default: out.unicodeScalars.append(scalar)
             }
         }

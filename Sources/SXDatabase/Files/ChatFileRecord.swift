@@ -110,7 +110,8 @@ public enum ChatFilesTable {
 
     /// The normalised relative path, or nil when it is empty, absolute or leaves the folder.
     public static func safeRelativePath(_ path: String) -> String? {
-        if path.hasPrefix("/") || path.contains("\\") || path.contains("\0") { return nil }
+        // Byte checks: Foundation's `contains` goes through CFString and cost 13 % of `storage`.
+        if path.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == 0 }) || path.hasPrefix("/") { return nil }
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             if part == "." { continue }
@@ -118,15 +119,5 @@ public enum ChatFilesTable {
             parts.append(part)
         }
         return parts.isEmpty ? nil : parts.joined(separator: "/")
-    }
-
-    /// Every regular file under `folder` (relative path → size), without following symlinks; nil
-    /// when the folder does not exist.
-    public static func listFiles(_ folder: String) -> [String: Int64]? {
-        var out: [String: Int64] = [:]
-        let outcome = FolderWalker.walk(folder) { entry in
-            if entry.kind == .file { out[entry.relativePath] = entry.size }
-        }
-        return outcome == .walked ? out : nil
     }
 }

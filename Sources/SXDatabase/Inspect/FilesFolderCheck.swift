@@ -1,40 +1,34 @@
 import Foundation
 import SXCore
 
-/// Checks the chat DB's `files` rows against the files folder (FORMATS §2): `file_path` is relative to
-/// the folder; a row with key and nonce means the file on disk is a CryptoFile. Paths that are absolute
-/// or climb out with `..` are counted and never followed; symlinks are not followed either.
+/// Checks the chat DB's `files` rows against the files folder through `FilesTableReferences`
+/// (FORMATS §2), counting rows as `db inspect` reports them. Paths that are absolute or climb out
+/// with `..` are counted and never followed; symlinks are not followed either.
 enum FilesFolderCheck {
-    static let exampleLimit = 10
-
     static func run(db: DatabaseConnection, filesFolder: String) throws -> FilesCheck {
-        var check = FilesCheck(filesFolder: filesFolder, folderExists: false, referencedPresent: 0, referencedMissing: 0,
-                               encrypted: 0, plaintext: 0, unsafePaths: 0, unreferenced: 0, unreferencedBytes: 0,
-                               missingExamples: [], unreferencedExamples: [], unsafePathExamples: [])
-        let onDisk = ChatFilesTable.listFiles(filesFolder)
-        check.folderExists = onDisk != nil
-        let present = onDisk ?? [:]
-        var referenced = Set<String>()
-        try ChatFilesTable.forEach(in: db) { record in
-            guard let stored = record.storedPath, !stored.isEmpty else { return }
-            guard let relative = record.relativePath else {
-                check.unsafePaths += 1
-                if check.unsafePathExamples.count < exampleLimit { check.unsafePathExamples.append(stored) }
-                return
-            }
-            referenced.insert(relative)
-            if record.isEncrypted { check.encrypted += 1 } else { check.plaintext += 1 }
-            if present[relative] != nil {
-                check.referencedPresent += 1
-            } else {
-                check.referencedMissing += 1
-                if check.missingExamples.count < exampleLimit { check.missingExamples.append(relative) }
-            }
+        let references = try FilesTableReferences.read(from: db)
+        var entries: [FolderEntry] = []
+        let outcome = FolderWalker.walk(filesFolder) { entries.append($0) }
+        let folderExists = outcome == .walked
+        if !folderExists { entries = [] }
+        let limit = FilesTableReferences.exampleLimit
+        var check = FilesCheck(filesFolder: filesFolder, folderExists: folderExists, referencedPresent: 0, referencedMissing: 0,
+                               encrypted: 0, plaintext: 0, unsafePaths: references.unsafePaths, unreferenced: 0, unreferencedBytes: 0,
+                               missingExamples: [], unreferencedExamples: [], unsafePathExamples: references.unsafePathExamples)
+        var rows = 0
+        for reference in references.byPath.values {
+            rows += Int(reference.rows)
+            check.encrypted += Int(reference.encryptedRows)
+            check.plaintext += Int(reference.rows - reference.encryptedRows)
         }
-        for (name, size) in present.sorted(by: { $0.key < $1.key }) where !referenced.contains(name) {
+        let missing = references.missing(from: entries)
+        for path in missing { check.referencedMissing += Int(references.byPath[path]?.rows ?? 0) }
+        check.referencedPresent = rows - check.referencedMissing
+        check.missingExamples = Array(missing.prefix(limit))
+        for entry in entries.sorted(by: { $0.relativePath < $1.relativePath }) where references.classify(entry) == .orphan {
             check.unreferenced += 1
-            check.unreferencedBytes += size
-            if check.unreferencedExamples.count < exampleLimit { check.unreferencedExamples.append(name) }
+            check.unreferencedBytes += entry.size
+            if check.unreferencedExamples.count < limit { check.unreferencedExamples.append(entry.relativePath) }
         }
         return check
     }

@@ -37,13 +37,14 @@ public struct RekeyRecoveryReport: RecoveryReport, Equatable {
 /// before it, the originals were never touched and it rolls back. Either way every database ends on
 /// one passphrase, the same for all.
 public enum RekeyRecovery {
-    /// A one-sentence warning when leftovers are present, else nil. Only looks for files (no database
-    /// is opened), so every `db` command can afford it.
-    public static func warning(for set: DatabaseSet) -> String? {
+    /// The interrupted change to settle, when leftovers are present, else nil (see `LeftoverPolicy`).
+    /// Only looks for files (no database is opened), so every `db` command can afford it.
+    public static func pending(for set: DatabaseSet) -> PendingRecovery? {
         guard journalPath(for: set) != nil || set.targets.contains(where: { RekeyFiles.exists(RekeyFiles.exported($0.path)) }) else {
             return nil
         }
-        return (try? leftovers(in: set))??.summary ?? "an interrupted passphrase change left files beside the databases"
+        return PendingRecovery(operation: RekeyLeftovers.operation,
+                               summary: (try? leftovers(in: set))??.summary ?? "an interrupted passphrase change left files beside the databases")
     }
 
     /// The leftovers beside `set`, or nil when there are none.

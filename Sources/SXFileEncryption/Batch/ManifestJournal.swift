@@ -9,7 +9,7 @@ import Glibc
 /// BEFORE the file it belongs to is replaced, so a kill at any instant leaves each file either
 /// untouched or encrypted with a key that survives. `recover` settles what a killed run left.
 struct ManifestJournal {
-    enum Operation: String, Codable { case encrypt, decrypt }
+    typealias Operation = JournalOperation
 
     struct Record: Codable {
         var op: Operation
@@ -20,34 +20,18 @@ struct ManifestJournal {
         var sourceSize: Int64
     }
 
-    let path: String
+    private let file: JSONLinesJournal<Record>
 
-    init(manifestPath: String) { path = DataDirectoryNames.manifestJournal(of: manifestPath) }
+    init(manifestPath: String) { file = JSONLinesJournal(path: DataDirectoryNames.manifestJournal(of: manifestPath)) }
 
-    func append(_ records: [Record]) throws {
-        guard !records.isEmpty else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        var bytes: [UInt8] = []
-        for r in records { bytes += Array(try encoder.encode(r)) + [0x0A] }
-        let fd = try POSIXFile.open(path, flags: O_WRONLY | O_CREAT | O_APPEND, mode: 0o600)
-        defer { close(fd) }
-        try bytes.withUnsafeBytes { try POSIXFile.writeAll(fd, $0, path: path) }
-        try POSIXFile.fsync(fd, path: path)
-        try POSIXFile.fsyncDirectory(Path.parent(path))
-    }
+    var path: String { file.path }
 
-    func records() throws -> [Record] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
-        let bytes = try FileBytes.read(path, limit: 1 << 30)
-        // A torn last line (killed mid-append) was never fsync'd as a whole: its file was not touched.
-        return bytes.split(separator: 0x0A).compactMap { try? JSONDecoder().decode(Record.self, from: Data($0)) }
-    }
+    func append(_ records: [Record]) throws { try file.append(records) }
 
-    func clear() throws {
-        guard unlink(path) == 0 || errno == ENOENT else { throw FileSystemError("remove", path: path) }
-        try POSIXFile.fsyncDirectory(Path.parent(path))
-    }
+    /// A torn last line (killed mid-append) was never fsync'd as a whole: its file was not touched.
+    func records() throws -> [Record] { try file.records(.skip) }
+
+    func clear() throws { try file.clear() }
 
     /// Settles an interrupted run against the files on disk and rewrites the manifest. Returns how
     /// many journal records were settled. A key is dropped only when its file provably no longer
@@ -55,7 +39,7 @@ struct ManifestJournal {
     func recover(into manifest: inout CryptoFileManifest) throws -> Int {
         let pending = try records()
         guard !pending.isEmpty else {
-            if FileManager.default.fileExists(atPath: path) { try clear() }
+            if file.exists { try clear() }
             return 0
         }
         for record in pending {

@@ -196,7 +196,7 @@ public struct ChatFilesWork: Sendable {
 
     /// Work on the entry's file when it is a regular file in the folder, else the outcome that stops it.
     static func plan(_ entry: FilesFolderEntry, in folder: String, _ work: (FileFingerprint) -> WorkItem) -> Planned {
-        switch FilesFolderEntries.inspect(entry.path, in: folder, entry: entry) {
+        switch FilesFolderEntries.inspect(entry.path, in: folder) {
         case .failure(let stop): return .outcome(ChatFileOutcome(kind: stop.kind, path: entry.path, fileIds: entry.fileIds, message: stop.message))
         case .success(let fingerprint): return .work(work(fingerprint))
         }

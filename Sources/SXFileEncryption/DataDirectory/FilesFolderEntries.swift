@@ -122,26 +122,15 @@ enum FilesFolderEntries {
         }
     }
 
-    /// Looks at `relative` inside `folder` without following any symlink on the way. Returns the
-    /// file's fingerprint, or the outcome that stops work on it.
-    static func inspect(_ relative: String, in folder: String, entry: FilesFolderEntry) -> Result<FileFingerprint, OutcomeStop> {
-        let parts = relative.split(separator: "/").map(String.init)
-        var current = folder
-        for (i, part) in parts.enumerated() {
-            current = Path.join(current, part)
-            guard let st = POSIXFile.linkStatus(current) else {
-                return .failure(OutcomeStop(.missing, "not in the files folder"))
-            }
-            let type = st.st_mode & S_IFMT
-            if type == S_IFLNK { return .failure(OutcomeStop(.symlink, "is a symbolic link (\(i == parts.count - 1 ? "the file" : "a folder on the way")); not followed")) }
-            if i < parts.count - 1 {
-                if type != S_IFDIR { return .failure(OutcomeStop(.missing, "not in the files folder")) }
-            } else {
-                if type != S_IFREG { return .failure(OutcomeStop(.notRegular, "is not a regular file")) }
-                return .success(FileFingerprint(st))
-            }
+    /// Looks at `relative` inside `folder` through the files-folder classifier's lookup (no symlink
+    /// followed on the way). Returns the file's fingerprint, or the outcome that stops work on it.
+    static func inspect(_ relative: String, in folder: String) -> Result<FileFingerprint, OutcomeStop> {
+        switch FilesFolderLookup.look(relative, in: folder) {
+        case .file(let st): .success(FileFingerprint(st))
+        case .missing: .failure(OutcomeStop(.missing, "not in the files folder"))
+        case .symlink(let last): .failure(OutcomeStop(.symlink, "is a symbolic link (\(last ? "the file" : "a folder on the way")); not followed"))
+        case .notRegular: .failure(OutcomeStop(.notRegular, "is not a regular file"))
         }
-        return .failure(OutcomeStop(.missing, "not in the files folder"))
     }
 
     struct OutcomeStop: Error {

@@ -1,9 +1,6 @@
 import Foundation
 import SXCore
 import SXCrypto
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Write-ahead record of the group in flight, beside the chat DB (`<chat db>.files-journal`, 0600).
 /// It is written and fsync'd BEFORE any file of the group is replaced and removed only after the
@@ -11,7 +8,7 @@ import Glibc
 /// journal key either decrypts the file (it is a CryptoFile, the DB must hold the key) or it does
 /// not (it is plaintext, the DB must not claim that key).
 struct FilesJournal {
-    enum Operation: String, Codable { case encrypt, decrypt }
+    typealias Operation = JournalOperation
 
     struct Record: Codable {
         var op: Operation
@@ -57,35 +54,23 @@ struct FilesJournal {
         }
     }
 
-    let path: String
+    private let file: JSONLinesJournal<Record>
 
-    init(chatDatabase: String) { path = DataDirectoryNames.filesJournal(of: chatDatabase) }
+    init(chatDatabase: String) { file = JSONLinesJournal(path: DataDirectoryNames.filesJournal(of: chatDatabase)) }
 
-    var exists: Bool { POSIXFile.linkStatus(path) != nil }
+    var path: String { file.path }
+    var exists: Bool { file.exists }
 
-    /// Replaces the journal with `records`, durably (temp, fsync, rename, fsync folder).
-    func write(_ records: [Record]) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        var bytes: [UInt8] = []
-        for r in records { bytes += Array(try encoder.encode(r)) + [0x0A] }
-        defer { Wipe.array(&bytes) }
-        try AtomicFileWriter.write(bytes, to: path, mode: 0o600)
-    }
+    /// Replaces the journal with `records` (the groups in flight), durably.
+    func write(_ records: [Record]) throws { try file.replace(with: records) }
 
     func records() throws -> [Record] {
-        guard exists else { return [] }
         do {
-            var bytes = try FileBytes.read(path, limit: 1 << 30)
-            defer { Wipe.array(&bytes) }
-            return try bytes.split(separator: 0x0A).map { try JSONDecoder().decode(Record.self, from: Data($0)) }
+            return try file.records(.refuse)
         } catch {
             throw ChatFilesError.journalUnreadable(path: path, cause: ErrorCause.text(of: error))
         }
     }
 
-    func clear() throws {
-        guard unlink(path) == 0 || errno == ENOENT else { throw FileSystemError("remove", path: path) }
-        try POSIXFile.fsyncDirectory(Path.parent(path))
-    }
+    func clear() throws { try file.clear() }
 }

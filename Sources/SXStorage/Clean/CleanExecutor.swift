@@ -38,7 +38,7 @@ public struct CleanExecutor: Sendable {
             throw CareError.interrupted(summary: first.summary, operation: first.operation)
         }
         // The plan came from a snapshot: a file the app has received since may now be referenced.
-        var fresh: ChatFileReferences?
+        var fresh: FilesTableReferences?
         if plan.items.contains(where: \.mustStayUnreferenced) {
             fresh = try ChatFileReferences.read(chatDatabase: directory.chatDatabase, passphrase: passphrase)
             if fresh == nil { throw CareError.chatDatabaseMissing(database: directory.chatDatabase) }

@@ -129,17 +129,16 @@ enum CleanPlanner {
         if filesTargets || targets.leftovers, let files = scan.files {
             var symlinks = 0
             for entry in files.entries {
-                let group = FilesClassification.group(entry, references: scan.references)
                 let everyFile = targets.allFiles || targets.everything
-                switch group {
-                case .orphan where everyFile || targets.orphans:
+                switch FilesGroup.of(entry, references: scan.references) {
+                case .classified(.orphan) where everyFile || targets.orphans:
                     take(CleanItem(.orphans, base: files.path, entry, mustStayUnreferenced: !everyFile))
-                case .referencedEncrypted where everyFile: take(CleanItem(.encryptedFiles, base: files.path, entry))
-                case .referencedPlaintext where everyFile: take(CleanItem(.plaintextFiles, base: files.path, entry))
+                case .classified(.referenced(encrypted: true)) where everyFile: take(CleanItem(.encryptedFiles, base: files.path, entry))
+                case .classified(.referenced(encrypted: false)) where everyFile: take(CleanItem(.plaintextFiles, base: files.path, entry))
                 case .atomicTemp where (everyFile || targets.leftovers) && TempOwnership.isStale(Path.join(files.path, entry.relativePath)):
                     take(CleanItem(.leftovers, base: files.path, entry, mustStayUnreferenced: !everyFile))
-                case .folder where everyFile: take(CleanItem(.plaintextFiles, base: files.path, entry))
-                case .referencedSymlink, .unreferencedSymlink: symlinks += 1
+                case .classified(.folder) where everyFile: take(CleanItem(.plaintextFiles, base: files.path, entry))
+                case .classified(.symlink): symlinks += 1
                 default: break
                 }
             }

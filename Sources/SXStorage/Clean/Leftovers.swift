@@ -29,8 +29,8 @@ public struct Interruption: Sendable, Codable, Equatable {
 enum LeftoverFinder {
     static func interruptions(_ dir: DataDirectory) -> [Interruption] {
         var out: [Interruption] = []
-        if let rekey = RekeyRecovery.warning(for: DatabaseSet(dataDirectory: dir)) {
-            out.append(Interruption(summary: rekey, operation: .passphraseChange))
+        if let rekey = RekeyRecovery.pending(for: DatabaseSet(dataDirectory: dir)) {
+            out.append(Interruption(summary: rekey.summary, operation: rekey.operation))
         }
         if let imported = ImportRecovery.leftovers(root: dir.root, prefix: dir.prefix) {
             out.append(Interruption(summary: imported.summary, operation: .archiveImport))

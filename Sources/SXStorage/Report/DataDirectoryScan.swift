@@ -15,7 +15,7 @@ public struct DataDirectoryScan: Sendable {
 
     public var directory: DataDirectory
     /// Nil when there is no chat database, or (for the storage report) when it could not be read.
-    public var references: ChatFileReferences?
+    public var references: FilesTableReferences?
     /// Why `references` is nil although the chat database exists (storage only; clean throws).
     public var referencesUnavailable: CareError?
     public var files: WalkedFolder?
@@ -61,12 +61,12 @@ public struct DataDirectoryScan: Sendable {
     /// the scan goes on and says why the split is missing (storage).
     public static func scan(_ dir: DataDirectory, passphrase: SecretBytes?, requireReferences: Bool) throws -> DataDirectoryScan {
         try checkLayout(dir)
-        let referencesBox = Mutex<Result<ChatFileReferences?, CareError>>(.success(nil))
+        let referencesBox = Mutex<Result<FilesTableReferences?, CareError>>(.success(nil))
         let filesBox = Mutex<WalkedFolder?>(nil)
         let unreadableBox = Mutex<[String]>([])
         ParallelWork.forEach(count: 2, jobs: 2) { job in
             if job == 0 {
-                let result: Result<ChatFileReferences?, CareError>
+                let result: Result<FilesTableReferences?, CareError>
                 do {
                     result = .success(try ChatFileReferences.read(chatDatabase: dir.chatDatabase, passphrase: passphrase))
                 } catch let error as CareError {
@@ -108,23 +108,17 @@ public struct DataDirectoryScan: Sendable {
     }
 }
 
-/// How the files folder's entries fall into the report's groups.
-enum FilesClassification {
-    enum Group {
-        case referencedEncrypted, referencedPlaintext, orphan, referencedSymlink, unreferencedSymlink, atomicTemp, folder, other
-    }
+/// How the files folder's entries fall into the report's groups: the one classifier's classes
+/// (`FilesTableReferences.classify`), with an orphan named like an interrupted atomic write told
+/// apart as a leftover.
+enum FilesGroup: Equatable {
+    case classified(FilesFolderClass)
+    case atomicTemp
 
-    static func group(_ entry: FolderEntry, references: ChatFileReferences?) -> Group {
-        let name = Path.basename(entry.relativePath)
-        let reference = references?.byPath[entry.relativePath]
-        switch entry.kind {
-        case .directory: return .folder
-        case .other: return .other
-        case .symlink: return reference != nil ? .referencedSymlink : .unreferencedSymlink
-        case .file:
-            if let reference { return reference.encrypted ? .referencedEncrypted : .referencedPlaintext }
-            if LeftoverFinder.isAtomicTemp(name) { return .atomicTemp }
-            return .orphan
-        }
+    /// Without references (no chat database) every regular file is unreferenced.
+    static func of(_ entry: FolderEntry, references: FilesTableReferences?) -> FilesGroup {
+        let found = (references ?? FilesTableReferences()).classify(entry)
+        if found == .orphan, LeftoverFinder.isAtomicTemp(Path.basename(entry.relativePath)) { return .atomicTemp }
+        return .classified(found)
     }
 }

@@ -167,38 +167,26 @@ extension StorageReport {
         var encrypted = Usage(), plaintext = Usage(), orphans = Usage()
         for entry in walked.entries {
             if entry.kind == .file { usage.total.add(entry.size) }
-            switch FilesClassification.group(entry, references: references) {
-            case .referencedEncrypted: encrypted.add(entry.size)
-            case .referencedPlaintext: plaintext.add(entry.size)
-            case .orphan: orphans.add(entry.size)
+            switch FilesGroup.of(entry, references: references) {
+            case .classified(.referenced(encrypted: true)): encrypted.add(entry.size)
+            case .classified(.referenced(encrypted: false)): plaintext.add(entry.size)
+            case .classified(.orphan): orphans.add(entry.size)
             case .atomicTemp: usage.interruptedWrites.add(entry.size)
-            case .referencedSymlink, .unreferencedSymlink:
-                if references?.isReferenced(entry.relativePath) == true { usage.referencedSymlinks += 1 } else { usage.otherSymlinks += 1 }
+            case .classified(.symlink(let referenced)):
+                if referenced { usage.referencedSymlinks += 1 } else { usage.otherSymlinks += 1 }
                 if usage.symlinkExamples.count < exampleLimit { usage.symlinkExamples.append(entry.relativePath) }
-            case .folder, .other: break
+            case .classified(.folder), .classified(.other): break
             }
         }
         if let references {
             usage.referencedEncrypted = encrypted
             usage.referencedPlaintext = plaintext
             usage.orphans = orphans
-            // Which referenced paths are present as regular files: a binary search in the sorted
-            // listing rather than a second set of every path.
-            let files = walked.entries.lazy.filter { $0.kind == .file }.map(\.relativePath).sorted()
-            func present(_ path: String) -> Bool {
-                var low = 0, high = files.count
-                while low < high {
-                    let mid = (low + high) / 2
-                    if files[mid] < path { low = mid + 1 } else { high = mid }
-                }
-                return low < files.count && files[low] == path
-            }
             var missing = Usage()
-            for (path, reference) in references.byPath where !present(path) {
-                missing.add(reference.recordedSize)
+            for path in references.missing(from: walked.entries) {
+                missing.add(references.byPath[path]?.recordedSize ?? 0)
                 if usage.missingExamples.count < exampleLimit { usage.missingExamples.append(path) }
             }
-            usage.missingExamples.sort()
             usage.referencedMissing = missing
             if usage.referencedSymlinks > 0 {
                 findings.append("\(usage.referencedSymlinks) referenced file(s) in the files folder are symlinks (e.g. '\(usage.symlinkExamples[0])'): not followed, counted as missing, never removed")

@@ -26,6 +26,8 @@ public enum TransferError: SXError, Equatable {
     case badRedirect(path: String, reason: String)
     /// The transfer was cancelled while it ran.
     case cancelled
+    /// Another run is receiving the same file right now, in the same work folder.
+    case receiveInProgress(workFolder: String)
 
     public var description: String {
         switch self {
@@ -51,6 +53,8 @@ public enum TransferError: SXError, Equatable {
             return "the redirect description '\(path)' cannot be followed: \(reason)"
         case .cancelled:
             return "the transfer was cancelled"
+        case .receiveInProgress(let work):
+            return "another sxkit run is receiving this file now (it holds the work folder '\(work)'); wait for it to finish, or stop it and run this again to resume"
         }
     }
 

@@ -23,7 +23,7 @@ public struct TransferDecision: Sendable, Equatable, Codable {
     public enum Method: String, Sendable, Codable {
         /// Base64 inside the message (≤ MAX_IMAGE_SIZE).
         case inline
-        /// Chunked relay transfer (≤ MAX_FILE_SIZE_XFTP, or the hard limit with force).
+        /// Chunked relay transfer (≤ MAX_FILE_SIZE_XFTP, or the hard limit when allowed above the soft one).
         case relay
         /// Too big.
         case refused
@@ -40,8 +40,8 @@ public struct TransferDecision: Sendable, Equatable, Codable {
     public let autoReceiveLimitName: String?
     public let autoReceiveLimit: Int64?
 
-    /// - Parameter force: allow a relay transfer above the 1 GiB soft limit, up to the 5 GiB hard limit.
-    public static func decide(size: Int64, kind: FileKind, force: Bool = false) -> TransferDecision {
+    /// - Parameter aboveSoftLimit: allow a relay transfer above the 1 GiB soft limit, up to the 5 GiB hard limit.
+    public static func decide(size: Int64, kind: FileKind, aboveSoftLimit: Bool = false) -> TransferDecision {
         let method: Method
         let limitName: String
         let limit: Int64
@@ -49,9 +49,9 @@ public struct TransferDecision: Sendable, Equatable, Codable {
             (method, limitName, limit) = (.inline, "MAX_IMAGE_SIZE", SimpleXLimits.maxImageSize)
         } else if size <= SimpleXLimits.maxFileSizeXFTP {
             (method, limitName, limit) = (.relay, "MAX_FILE_SIZE_XFTP", SimpleXLimits.maxFileSizeXFTP)
-        } else if force && size <= SimpleXLimits.maxFileSizeXFTPHard {
+        } else if aboveSoftLimit && size <= SimpleXLimits.maxFileSizeXFTPHard {
             (method, limitName, limit) = (.relay, "MAX_FILE_SIZE_XFTP_HARD", SimpleXLimits.maxFileSizeXFTPHard)
-        } else if force {
+        } else if aboveSoftLimit {
             (method, limitName, limit) = (.refused, "MAX_FILE_SIZE_XFTP_HARD", SimpleXLimits.maxFileSizeXFTPHard)
         } else {
             (method, limitName, limit) = (.refused, "MAX_FILE_SIZE_XFTP", SimpleXLimits.maxFileSizeXFTP)
@@ -77,9 +77,9 @@ public struct TransferDecision: Sendable, Equatable, Codable {
 
 extension TransferDecision {
     /// The decision for a file on disk, by its size and name (a sparse file costs nothing to plan).
-    public static func forFile(_ path: String, force: Bool = false) throws -> TransferDecision {
+    public static func forFile(_ path: String, aboveSoftLimit: Bool = false) throws -> TransferDecision {
         let st = try POSIXFile.status(path)
         guard (st.st_mode & S_IFMT) == S_IFREG else { throw UsageError("'\(path)' is not a regular file") }
-        return decide(size: Int64(st.st_size), kind: FileKind.guess(fileName: Path.basename(path)), force: force)
+        return decide(size: Int64(st.st_size), kind: FileKind.guess(fileName: Path.basename(path)), aboveSoftLimit: aboveSoftLimit)
     }
 }

@@ -24,12 +24,26 @@ enum ReceiveLeftovers {
         }
     }
 
-    /// Locks the work folder for this run (after creating it); returns the descriptor holding the lock.
-    static func hold(_ work: String) -> Int32 {
-        let fd = open(work, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        if fd >= 0 { _ = TempOwnership.claim(fd, path: work) }
-        removeParts(in: work)
-        return fd
+    /// Creates and locks the work folder for this run; returns the descriptor holding the lock. A
+    /// second receive of the same file while the first runs is refused: it would write into the
+    /// first one's folder, and the first removes that folder when it finishes.
+    static func hold(_ work: String) throws -> Int32 {
+        for _ in 0..<5 {
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let fd = open(work, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { throw FileSystemError("open", path: work) }
+            switch TempOwnership.tryClaim(fd, path: work) {
+            case .claimed:
+                removeParts(in: work)
+                return fd
+            case .busy:
+                close(fd)
+                throw TransferError.receiveInProgress(workFolder: work)
+            case .gone:
+                close(fd)  // a run that had just finished removed it: make it again
+            }
+        }
+        throw FileSystemError("lock", path: work, code: EAGAIN)
     }
 
     /// After a failed run: the work folder goes when it holds no downloaded chunk; the lock is let go.

@@ -79,8 +79,7 @@ public struct TransferReceiver: Sendable {
         for server in Set(description.chunks.flatMap { $0.replicas.map(\.server) }) { _ = try relays(server) }
         let work = workFolder(for: description)
         ReceiveLeftovers.sweep(destination: folder, tempRoot: options.tempRoot)
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let workLock = ReceiveLeftovers.hold(work)
+        let workLock = try ReceiveLeftovers.hold(work)
         var failed = true
         defer { ReceiveLeftovers.release(work, fd: workLock, failed: failed) }
         events(.rcvFileStart(encryptedSize: description.size, chunks: description.chunks.count))
@@ -198,13 +197,15 @@ public struct TransferReceiver: Sendable {
         var direct = outer
         direct.redirect = nil
         let folder = workFolder(for: outer) + "-redirect"
-        try? FileManager.default.removeItem(atPath: folder)
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        // Held while the inner receive runs: its sweep of stale work folders must not take this one.
-        let redirectLock = ReceiveLeftovers.hold(folder)
-        defer { if redirectLock >= 0 { close(redirectLock) } }
+        // Held while the inner receive runs: its sweep of stale work folders must not take this one,
+        // and a second receive of the same redirect is refused rather than sharing it.
+        let redirectLock = try ReceiveLeftovers.hold(folder)
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            close(redirectLock)
+        }
         let file = Path.join(folder, "description.yaml")
+        try? FileManager.default.removeItem(atPath: file)  // a killed run's, if any
         // The redirect's own start and completion are not the user's file's: only its progress is told.
         let progressOnly: TransferEventHandler = { event in
             switch event {

@@ -11,7 +11,8 @@ public struct TransferSender: Sendable {
     public struct Options: Sendable {
         public var recipients: Int
         /// Allow files above the 1 GiB soft limit, up to the 5 GiB hard limit.
-        public var force: Bool
+        /// Not the overwrite rule: that is `outputPolicy`.
+        public var aboveSoftLimit: Bool
         /// Where the descriptions go.
         public var descriptionFolder: String
         /// Where the work folder (the send's state, with its key: mode 0700) lives: the data dir's temp folder or --temp-dir.
@@ -21,9 +22,9 @@ public struct TransferSender: Sendable {
         /// recipients beyond `recipients` are then removed, so none outlives the send it belonged to.
         public var outputPolicy = OutputPolicy.refuse
 
-        public init(recipients: Int = 1, force: Bool = false, descriptionFolder: String, tempRoot: String, policy: TransferPolicy = TransferPolicy()) {
+        public init(recipients: Int = 1, aboveSoftLimit: Bool = false, descriptionFolder: String, tempRoot: String, policy: TransferPolicy = TransferPolicy()) {
             self.recipients = recipients
-            self.force = force
+            self.aboveSoftLimit = aboveSoftLimit
             self.descriptionFolder = descriptionFolder
             self.tempRoot = tempRoot
             self.policy = policy
@@ -69,10 +70,11 @@ public struct TransferSender: Sendable {
     private func run(file: String, events: @escaping TransferEventHandler) async throws -> Result {
         _ = SodiumRuntime.started
         guard options.recipients >= 1 else { throw UsageError("a transfer needs at least one recipient") }
+        try NonUTF8NameError.check(file)
         let st = try POSIXFile.status(file)
         guard (st.st_mode & S_IFMT) == S_IFREG else { throw UsageError("'\(file)' is not a regular file") }
         let size = Int64(st.st_size)
-        let decision = try TransferDecision.forFile(file, force: options.force)
+        let decision = try TransferDecision.forFile(file, aboveSoftLimit: options.aboveSoftLimit)
         if let refusal = decision.refusal { throw refusal }
         // Where the descriptions go is checked before anything is uploaded.
         try OutputFolder.check(options.descriptionFolder)

@@ -128,10 +128,8 @@ struct DemoSteps {
         say("Everything is in \(root). Remove it with: rm -rf \(DemoSteps.pasteable(root))")
     }
 
-    /// A path as one shell word, to paste: in single quotes, a quote inside closed, escaped and reopened.
-    static func pasteable(_ path: String) -> String {
-        "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
+    /// A path as one shell word, to paste.
+    static func pasteable(_ path: String) -> String { ShellWord.quote(path) }
 
     /// The passphrase as the demo prints it: in double quotes (it may hold single quotes).
     static func quoted(_ passphrase: SecretBytes) -> String {
@@ -227,6 +225,7 @@ struct DemoSteps {
 
     static func ensureEmptyFolder(_ path: String) throws -> String {
         let absolute = Path.absolute(path)
+        try NonUTF8NameError.check(absolute)
         try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
         guard try FileManager.default.contentsOfDirectory(atPath: absolute).isEmpty else {
             throw UsageError("'\(absolute)' is not empty; the demo builds its sample in an empty folder")

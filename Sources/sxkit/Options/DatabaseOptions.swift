@@ -50,19 +50,19 @@ struct DatabaseSelectionOptions: ParsableArguments {
         try Self.noticingLeftovers(resolve(role: role), writes: writes, settlesRekey: settlesRekey)
     }
 
-    /// `set`, after noticing leftovers of an interrupted rekey or archive import (see above).
+    /// `set`, after noticing leftovers of an interrupted rekey or archive import (see above; the
+    /// decision is `LeftoverPolicy`'s, the wording this CLI's).
     static func noticingLeftovers(_ set: DatabaseSet, writes: Bool, settlesRekey: Bool = false) throws -> DatabaseSet {
         try DataDirectoryCheck.require(set)
-        // `db rekey` settles an interrupted rekey itself (and `db recover` is that settling).
-        if !settlesRekey, let leftovers = RekeyRecovery.warning(for: set) {
-            if writes { throw UsageError("\(leftovers); run `sxkit db recover` first, then run this command again") }
-            ConsoleOutput.standardError.writeLine("sxkit: warning: \(leftovers); run `sxkit db recover`")
-        }
-        // An interrupted archive import replaces these databases when it is settled.
+        // `db rekey` settles an interrupted rekey itself (and `db recover` is that settling). An
+        // interrupted archive import replaces these databases when it is settled.
         let root = set.dataDirectory?.root ?? Path.parent(set.targets[0].path)
-        if let imported = ImportRecovery.warning(root: root, prefix: set.dataDirectory?.prefix ?? DataDirectory.defaultPrefix) {
-            if writes { throw UsageError("\(imported) first — \(ErrorText.words(.recover(.archiveImport))), then run this command again") }
-            ConsoleOutput.standardError.writeLine("sxkit: warning: \(imported) — \(ErrorText.words(.recover(.archiveImport)))")
+        for pending in [RekeyRecovery.pending(for: set),
+                        ImportRecovery.pending(root: root, prefix: set.dataDirectory?.prefix ?? DataDirectory.defaultPrefix)] {
+            let settles = pending?.operation == .passphraseChange && settlesRekey
+            if let warning = try LeftoverPolicy.check(pending, writes: writes, settles: settles) {
+                ConsoleOutput.standardError.writeLine("sxkit: warning: \(warning.summary) — \(ErrorText.words(.recover(warning.operation)))")
+            }
         }
         return set
     }

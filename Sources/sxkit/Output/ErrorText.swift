@@ -25,13 +25,13 @@ enum ErrorText {
         case .runAgain:
             return "run the same command again to settle it"
         case .allowAboveSoftSizeLimit:
-            return "--force allows relay transfers up to MAX_FILE_SIZE_XFTP_HARD (\(SimpleXLimits.maxFileSizeXFTPHard) bytes)"
+            return "--above-soft-limit allows relay transfers up to MAX_FILE_SIZE_XFTP_HARD (\(SimpleXLimits.maxFileSizeXFTPHard) bytes)"
         case .raisePixelLimit:
             return "raise the limit with --max-pixels if the image is trusted"
         case .chooseListenAddress:
             return "choose another address or port with --listen"
         case .replaceProfile:
-            return "receive into an empty data directory, or pass --replace to keep the current databases as .bak and import over them"
+            return "use an empty data directory, or pass --force to import over this profile (its databases are kept as .bak)"
         case .decryptOneFile:
             return "--args-file decrypts exactly one file"
         }
@@ -40,8 +40,8 @@ enum ErrorText {
     /// The command that settles an interrupted operation.
     static func recoveryCommand(_ operation: InterruptedOperation) -> String {
         switch operation {
-        case .passphraseChange: return "sxkit db recover"
-        case .archiveImport: return "sxkit archive recover"
+        case .passphraseChange: return ShellWord.command(["sxkit", "db", "recover"])
+        case .archiveImport: return ShellWord.command(["sxkit", "archive", "recover"])
         }
     }
 }

@@ -26,7 +26,8 @@ enum JSONDocument {
     static func line<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+        // A name that is not UTF-8 only occurs inside a string: its value reads `caf\xE9.jpg`.
+        return FileNameBytes.display(String(decoding: try encoder.encode(value), as: UTF8.self), prefix: "\\\\x")
     }
 
     private struct Warning: Encodable {

@@ -18,7 +18,7 @@ struct ArchiveExportCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The archive to write (.zip).", valueName: "out"), completion: .file())
+    @Argument(help: ArgumentHelp("The archive to write (.zip), or a folder ending in / (created when missing) to write simplex-chat.<time>.zip into.", valueName: "out"), completion: .file())
     var output: String
 
     @OptionGroup var dataDirectory: DataDirectoryOptions

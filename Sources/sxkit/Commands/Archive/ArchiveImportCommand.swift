@@ -16,7 +16,7 @@ struct ArchiveImportCommand: ParsableCommand {
         archive's profile: the current databases are kept as <db>.bak (with their -wal/-shm as \
         <db>.bak-wal/-shm), and the current files folder and wallpapers are moved aside whole into \
         <prefix>_previous_<time>/ in the data directory (reported; nothing is deleted). The import \
-        refuses while a .bak is in the way or while SimpleX Chat has the databases open. A killed \
+        refuses over a profile already in the data directory unless --force, and while a .bak is in the way or while SimpleX Chat has the databases open. A killed \
         import is finished or rolled back by the next import or by `sxkit archive recover`. Exit \
         status 3 when some entries were not imported (each is named, with the bare file name).
         """
@@ -24,6 +24,9 @@ struct ArchiveImportCommand: ParsableCommand {
 
     @Argument(help: "The chat archive (ZIP).", completion: .file())
     var archive: String
+
+    @Flag(name: .long, help: "Import over a profile already in the data directory (its databases are kept as .bak).")
+    var force = false
 
     @OptionGroup var dataDirectory: DataDirectoryOptions
     @OptionGroup var passphrase: PassphraseOptions
@@ -35,7 +38,7 @@ struct ArchiveImportCommand: ParsableCommand {
         let tracker = ProgressTracker(label: "import")
         // --json prints one document; progress lines on stdout would break it.
         let ticker = options.json ? nil : options.startProgress(tracker)
-        let result = Result { try ArchiveImport.run(archive: Path.absolute(archive), into: data, passphrase: secret, progress: tracker) }
+        let result = Result { try ArchiveImport.run(archive: Path.absolute(archive), into: data, passphrase: secret, replaceExisting: force, progress: tracker) }
         ticker?.stop()
         let report = try result.get()
         if options.json {

@@ -3,6 +3,7 @@ import Foundation
 import SXArchive
 import SXCore
 import SXProfileMove
+import SXRelayHTTP
 import SXTransfer
 
 struct MigrateReceiveCommand: ParsableCommand {
@@ -13,7 +14,7 @@ struct MigrateReceiveCommand: ParsableCommand {
         Every chunk's digest, the archive's digest and its tag are checked before the archive is \
         decrypted; the archive's databases must open with the passphrase given before anything in \
         the data directory is touched. The data directory must not hold a profile yet, unless \
-        --replace is given (the current databases are then kept as .bak). An interrupted receive or \
+        --force is given (the current databases are then kept as .bak). An interrupted receive or \
         import is finished by running the same command again.
         """
     )
@@ -25,7 +26,11 @@ struct MigrateReceiveCommand: ParsableCommand {
     var relay: String?
 
     @Flag(name: .long, help: "Import over a profile already in the data directory (its databases are kept as .bak).")
-    var replace = false
+    var force = false
+
+    /// The old name of --force, from before one flag meant replacing everywhere.
+    @Flag(name: .customLong("replace"), help: .hidden)
+    var deprecatedReplace = false
 
     @OptionGroup var chunks: ParallelChunksOptions
 
@@ -34,13 +39,14 @@ struct MigrateReceiveCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
+        DeprecatedFlag.note("--replace", given: deprecatedReplace, use: "--force")
         let data = dataDirectory.resolve()
         let (parsed, _) = try DescriptionArgument.load(description)
         let secret = try passphrase.resolve()
         let receiver = DeviceMigrationReceiver(
             dataDirectory: data, passphrase: secret,
-            options: .init(tempRoot: try MigrationTemp.folder(data), replaceExisting: replace, policy: chunks.policy),
-            relays: RelayOpener.resolver(override: relay))
+            options: .init(tempRoot: try MigrationTemp.folder(data), replaceExisting: force || deprecatedReplace, policy: chunks.policy),
+            relays: RelayFactory(override: relay).resolver)
         let decryptTracker = ProgressTracker(label: "decrypt")
         let importTracker = ProgressTracker(label: "import")
         let display = TransferEventDisplay(options: global, label: "receive", following: [decryptTracker, importTracker], afterCompletion: true)

@@ -5,6 +5,7 @@ import SXArchive
 import SXDatabase
 import Synchronization
 import SXProfileMove
+import SXRelayHTTP
 import SXTransfer
 
 struct MigrateSendCommand: ParsableCommand {
@@ -31,7 +32,11 @@ struct MigrateSendCommand: ParsableCommand {
     var fresh = false
 
     @Flag(name: .long, help: "Send an archive above the 1 GiB soft limit, up to the 5 GiB hard limit.")
-    var force = false
+    var aboveSoftLimit = false
+
+    /// The old name of --above-soft-limit: --force only ever means replacing outputs.
+    @Flag(name: .customLong("force"), help: .hidden)
+    var deprecatedForce = false
 
     @OptionGroup var chunks: ParallelChunksOptions
 
@@ -40,17 +45,16 @@ struct MigrateSendCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
+        DeprecatedFlag.note("--force", given: deprecatedForce, use: "--above-soft-limit")
         let data = try dataDirectory.resolveExisting()
-        if let leftovers = RekeyRecovery.warning(for: DatabaseSet(dataDirectory: data)) {
-            throw UsageError("\(leftovers); run `sxkit db recover` first, then migrate; nothing was sent")
-        }
+        _ = try LeftoverPolicy.check(RekeyRecovery.pending(for: DatabaseSet(dataDirectory: data)), writes: true)
         // Before anything is created: a wrong or missing passphrase leaves the data directory as it was.
         let secret = try passphrase.resolve()
         let tempRoot = try MigrationTemp.folder(data)
         let sender = DeviceMigrationSender(
-            dataDirectory: data, passphrase: secret, relay: try RelayOpener.open(relay),
+            dataDirectory: data, passphrase: secret, relay: try RelayLocation(relay).open(),
             options: .init(descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath), tempRoot: tempRoot,
-                           fresh: fresh, force: force, policy: chunks.policy))
+                           fresh: fresh, aboveSoftLimit: aboveSoftLimit || deprecatedForce, policy: chunks.policy))
         let exportTracker = ProgressTracker(label: "export")
         let exportTicker = MigrationTemp.ExportTicker(global.json ? nil : global.startProgress(exportTracker))
         let display = TransferEventDisplay(options: global, label: "send")
@@ -82,8 +86,8 @@ struct MigrateSendCommand: ParsableCommand {
             out.writeLine("recipient description: \(result.transfer.recipientDescriptions[0])")
             out.writeLine("sender description (keep it; `sxkit transfer cancel` deletes the chunks): \(result.transfer.senderDescription)")
             out.writeLine("on the other machine, with the same database passphrase:")
-            out.writeLine("  sxkit migrate receive '\(Path.basename(result.transfer.recipientDescriptions[0]))' --data-dir <new data dir>"
-                + (RelayOpener.isURL(relay) ? "" : " --relay <where this relay folder is mounted there>"))
+            out.writeLine("  " + ShellWord.command(["sxkit", "migrate", "receive", Path.basename(result.transfer.recipientDescriptions[0])]) + " --data-dir <new data dir>"
+                + (RelayLocation(relay).isHTTP ? "" : " --relay <where this relay folder is mounted there>"))
         }
         if !archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: archiveErrors.count)) }
     }

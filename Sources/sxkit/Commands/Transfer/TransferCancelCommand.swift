@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SXCore
+import SXRelayHTTP
 import SXTransfer
 
 struct TransferCancelCommand: ParsableCommand {
@@ -21,7 +22,7 @@ struct TransferCancelCommand: ParsableCommand {
     func run() throws {
         let path = description
         let (parsed, _) = try DescriptionArgument.load(path)
-        let relays = RelayOpener.resolver(override: relay)
+        let relays = RelayFactory(override: relay).resolver
         let deleted = try waitFor { try await TransferSender.cancel(parsed, path: path, relays: relays) }
         if global.json {
             ConsoleOutput.standardOutput.writeLine("{\"type\":\"sndFileCancelled\",\"deletedReplicas\":\(deleted)}")

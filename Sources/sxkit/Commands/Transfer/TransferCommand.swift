@@ -3,7 +3,6 @@ import Dispatch
 import Foundation
 import Synchronization
 import SXCore
-import SXRelayHTTP
 import SXTransfer
 
 struct TransferCommand: ParsableCommand {
@@ -18,47 +17,6 @@ struct TransferCommand: ParsableCommand {
         subcommands: [TransferPlanCommand.self, TransferSendCommand.self, TransferReceiveCommand.self,
                       TransferInfoCommand.self, TransferCancelCommand.self]
     )
-}
-
-/// Turns a `--relay` value, or a description's server, into a relay.
-enum RelayOpener {
-    static func isURL(_ address: String) -> Bool { address.hasPrefix("http://") || address.hasPrefix("https://") }
-
-    static func open(_ address: String) throws -> any ChunkRelay {
-        if isURL(address) { return try HTTPChunkRelay(url: address) }
-        let path = Path.absolute(address)
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw UsageError("relay folder '\(path)' does not exist; mount the disk or share, or create the folder")
-        }
-        return FolderRelay(root: path)
-    }
-
-    /// For receive and cancel: the description's relay, or `override` for every replica (the same
-    /// disk is often mounted at another path on the other machine). One relay per address for the
-    /// whole run: an HTTP relay keeps its connection pool across chunks.
-    static func resolver(override: String?) -> @Sendable (SXTransfer.RelayAddress) throws -> any ChunkRelay {
-        let opened = Mutex<[String: any ChunkRelay]>([:])
-        return { address in
-            let key: String
-            switch (override, address) {
-            case (let given?, _):
-                key = given
-            case (nil, .sxkit(let location)):
-                key = location
-            case (nil, .xftp(let server)):
-                throw RelayError.protocolError(relay: server.hosts.first.map(\.description) ?? server.description,
-                                               reason: "it is an XFTP server; this version of sxkit reads and writes descriptions for SimpleX's XFTP servers but does not connect to them yet")
-            }
-            if let relay = opened.withLock({ $0[key] }) { return relay }
-            let relay = try open(key)
-            return opened.withLock { cache in
-                if let existing = cache[key] { return existing }
-                cache[key] = relay
-                return relay
-            }
-        }
-    }
 }
 
 /// Where transfers keep their work folders (encrypted copies, downloaded chunks, resume state).

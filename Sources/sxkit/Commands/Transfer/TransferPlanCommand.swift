@@ -9,7 +9,7 @@ struct TransferPlanCommand: ParsableCommand {
         commandName: "plan",
         abstract: "Say how each file would be sent (inline, relay or refused) and whether it would be received without asking.",
         discussion: """
-        Inline: up to MAX_IMAGE_SIZE (261120 bytes). Relay: up to MAX_FILE_SIZE_XFTP (1 GiB), or with --force \
+        Inline: up to MAX_IMAGE_SIZE (261120 bytes). Relay: up to MAX_FILE_SIZE_XFTP (1 GiB), or with --above-soft-limit \
         up to MAX_FILE_SIZE_XFTP_HARD (5 GiB). Images and voice messages up to 522240 bytes and videos up to \
         1047552 bytes are received automatically; other files never are. Nothing is read but the sizes.
         """
@@ -19,11 +19,16 @@ struct TransferPlanCommand: ParsableCommand {
     var files: [String]
 
     @Flag(name: .long, help: "Plan relay transfers above the 1 GiB soft limit, up to the 5 GiB hard limit.")
-    var force = false
+    var aboveSoftLimit = false
+
+    /// The old name of --above-soft-limit: --force only ever means replacing outputs.
+    @Flag(name: .customLong("force"), help: .hidden)
+    var deprecatedForce = false
 
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
+        DeprecatedFlag.note("--force", given: deprecatedForce, use: "--above-soft-limit")
         let out = ConsoleOutput.standardOutput
         var failed = 0
         var planned: [Planned] = []
@@ -32,7 +37,7 @@ struct TransferPlanCommand: ParsableCommand {
         }
         for file in files {
             do {
-                let d = try TransferDecision.forFile(file, force: force)
+                let d = try TransferDecision.forFile(file, aboveSoftLimit: aboveSoftLimit || deprecatedForce)
                 let header = try? TransferFileHeader(name: Path.basename(file))
                 let chunks = d.method == .relay ? header.map { ChunkPlan(contentSize: d.size, header: $0).count } ?? 0 : 0
                 if global.json {

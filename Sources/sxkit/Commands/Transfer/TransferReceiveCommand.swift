@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SXCore
+import SXRelayHTTP
 import SXTransfer
 
 struct TransferReceiveCommand: ParsableCommand {
@@ -40,7 +41,7 @@ struct TransferReceiveCommand: ParsableCommand {
         let decrypt = ProgressTracker(label: "decrypt")
         var options = TransferReceiver.Options(destination: output, tempRoot: try temp.resolve(), policy: chunks.policy)
         options.outputPolicy = OutputPolicy(replaceExisting: force)
-        var setUp = TransferReceiver(options: options, relays: RelayOpener.resolver(override: relay))
+        var setUp = TransferReceiver(options: options, relays: RelayFactory(override: relay).resolver)
         setUp.decryptProgress = decrypt
         let receiver = setUp
         let display = TransferEventDisplay(options: global, label: "receive", following: [decrypt])

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SXCore
+import SXRelayHTTP
 import SXTransfer
 
 struct TransferSendCommand: ParsableCommand {
@@ -27,9 +28,12 @@ struct TransferSendCommand: ParsableCommand {
 
     @Flag(name: .long, help: """
         Replace descriptions an earlier send of this file left in the output folder (its other recipient \
-        descriptions are removed), and send files above the 1 GiB soft limit, up to the 5 GiB hard limit.
+        descriptions are removed).
         """)
     var force = false
+
+    @Flag(name: .long, help: "Send a file above the 1 GiB soft limit, up to the 5 GiB hard limit.")
+    var aboveSoftLimit = false
 
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Folder for the descriptions (default: the current folder).", valueName: "dir"), completion: .directory)
     var output: String?
@@ -44,8 +48,8 @@ struct TransferSendCommand: ParsableCommand {
     }
 
     func run() throws {
-        let relay = try RelayOpener.open(relay)
-        var options = TransferSender.Options(recipients: recipients, force: force,
+        let relay = try RelayLocation(relay).open()
+        var options = TransferSender.Options(recipients: recipients, aboveSoftLimit: aboveSoftLimit,
                                              descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath),
                                              tempRoot: try temp.resolve(), policy: chunks.policy)
         options.outputPolicy = OutputPolicy(replaceExisting: force)
@@ -62,8 +66,8 @@ struct TransferSendCommand: ParsableCommand {
         out.writeLine("sender description (keep it; it cancels the transfer): \(result.senderDescription)")
         for path in result.recipientDescriptions { out.writeLine("recipient description: \(path)") }
         out.writeLine("to receive: give a recipient description to the recipient, privately; they run")
-        out.writeLine("  sxkit transfer receive '\(Path.basename(result.recipientDescriptions[0]))'"
-            + (RelayOpener.isURL(relay.address.description) ? "" : " --relay <where this relay folder is mounted on their machine>"))
-        out.writeLine("to cancel: sxkit transfer cancel '\(result.senderDescription)'")
+        out.writeLine("  " + ShellWord.command(["sxkit", "transfer", "receive", Path.basename(result.recipientDescriptions[0])])
+            + (RelayLocation(relay.address.description).isHTTP ? "" : " --relay <where this relay folder is mounted on their machine>"))
+        out.writeLine("to cancel: " + ShellWord.command(["sxkit", "transfer", "cancel", result.senderDescription]))
     }
 }

@@ -1,0 +1,91 @@
+/// A Linux file name is bytes; a Swift `String` holds only Unicode. Bytes that are not UTF-8 (a
+/// Latin-1 `caf\xE9.jpg`) are carried in a String losslessly as the private-use characters
+/// U+EF80...U+EFFF, one per byte 0x80...0xFF (the block MirBSD's OPTU-8 uses for the same purpose).
+/// A name whose valid UTF-8 spells one of those characters has those bytes carried the same way, so
+/// every byte string has exactly one String and back: `bytes(string(b)) == b`.
+public enum FileNameBytes {
+    private static let escapes: ClosedRange<UInt32> = 0xEF80...0xEFFF
+
+    /// The String that carries `bytes`.
+    public static func string(_ bytes: some Collection<UInt8>) -> String {
+        let raw = Array(bytes)
+        if let valid = String(validating: raw, as: UTF8.self), !valid.unicodeScalars.contains(where: isEscape) { return valid }
+        var scalars = String.UnicodeScalarView()
+        var i = 0
+        while i < raw.count {
+            let length = sequenceLength(raw[i])
+            if length > 1, i + length <= raw.count, let text = String(validating: raw[i..<(i + length)], as: UTF8.self),
+               let scalar = text.unicodeScalars.first, !isEscape(scalar) {
+                scalars.append(scalar)
+                i += length
+            } else if raw[i] < 0x80 {
+                scalars.append(Unicode.Scalar(raw[i]))
+                i += 1
+            } else {
+                scalars.append(Unicode.Scalar(0xEF00 + UInt32(raw[i]))!)
+                i += 1
+            }
+        }
+        return String(scalars)
+    }
+
+    /// The bytes `string` carries (its UTF-8, with every carried byte put back).
+    public static func bytes(_ string: String) -> [UInt8] {
+        guard hasRawBytes(string) else { return Array(string.utf8) }
+        var out: [UInt8] = []
+        for scalar in string.unicodeScalars {
+            if isEscape(scalar) { out.append(UInt8(scalar.value - 0xEF00)) } else { out.append(contentsOf: String(scalar).utf8) }
+        }
+        return out
+    }
+
+    /// Whether `string` carries bytes that are not UTF-8 text.
+    public static func hasRawBytes(_ string: String) -> Bool { string.unicodeScalars.contains(where: isEscape) }
+
+    /// `string` to show: each carried byte as `\xE9`, the rest as it is. Inside JSON text the
+    /// prefix is `\\x`, so that the string's value reads `\xE9`.
+    public static func display(_ string: String, prefix: String = "\\x") -> String {
+        guard hasRawBytes(string) else { return string }
+        var out = ""
+        for scalar in string.unicodeScalars {
+            if isEscape(scalar) {
+                let byte = scalar.value - 0xEF00
+                out += prefix + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    public static func isEscape(_ scalar: Unicode.Scalar) -> Bool { escapes.contains(scalar.value) }
+
+    /// How many bytes a UTF-8 sequence starting with `lead` has (1 for a byte that starts none).
+    private static func sequenceLength(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0xC2...0xDF: 2
+        case 0xE0...0xEF: 3
+        case 0xF0...0xF4: 4
+        default: 1
+        }
+    }
+}
+
+/// A path whose name is not UTF-8: the file exists as bytes, but this version opens files only by
+/// UTF-8 names (its POSIX calls, SQLite, libvips and libarchive are all handed UTF-8 text), so it is
+/// refused by name rather than looked for under a repaired spelling that names another file.
+public struct NonUTF8NameError: SXError, Equatable {
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// Throws for a path that carries bytes that are not UTF-8.
+    public static func check(_ path: String) throws {
+        if FileNameBytes.hasRawBytes(path) { throw NonUTF8NameError(path: path) }
+    }
+
+    /// Why, after the path.
+    public static let reason = "its name is not UTF-8, which sxkit does not open yet; rename it to UTF-8 (convmv -f latin1 -t utf8 converts Latin-1 names) and run again"
+
+    public var description: String { "'\(path)': " + Self.reason }
+}

@@ -250,23 +250,13 @@ import SXTestSupport
     // MARK: relay serve
 
     @Test func relayServeOnABusyPortIsASentence() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        try #require(bound && listen(fd, 1) == 0)
-        let port = UInt16(bigEndian: address.sin_port)
+        let occupied = try OccupiedLoopbackPort()
+        let port = occupied.port
         let dir = try TempFolder()
         let r = try CLI.run(["relay", "serve", "--listen", "127.0.0.1:\(port)", "--store", dir.file("store")])
         #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
         #expect(r.stderr.contains("Address already in use"), "\(r.stderr)")
         Self.expectNoDump(r)
+        withExtendedLifetime(occupied) {}
     }
 }

@@ -317,19 +317,8 @@ struct KeyPair {
     /// A port another socket holds: the server says so with `cannotListen`, not NIO's bind dump.
     @Test func aBusyPortIsCannotListen() async throws {
         let temp = try TempFolder("sxkit-relay-busy")
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        try #require(bound == 0 && listen(fd, 1) == 0)
-        var actual = sockaddr_in(), actualLength = length
-        _ = withUnsafeMutablePointer(to: &actual) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &actualLength) } }
-        let port = Int(UInt16(bigEndian: actual.sin_port))
+        let occupied = try OccupiedLoopbackPort()
+        let port = Int(occupied.port)
 
         let server = try RelayServer(configuration: .init(host: "127.0.0.1", port: port, store: temp.file("store")))
         let outcome = await withTaskGroup(of: (any Error)?.self) { group in
@@ -351,5 +340,6 @@ struct KeyPair {
         }
         #expect(shown == "127.0.0.1:\(port)")
         #expect(error.remedy == .chooseListenAddress)
+        withExtendedLifetime(occupied) {}
     }
 }

@@ -45,24 +45,21 @@ public enum POSIXFile {
 
     /// Reads until `buffer` is full or end of file; returns the byte count.
     public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws -> Int {
-        var done = 0
-        while done < buffer.count {
-            let n = Glibc.read(fd, buffer.baseAddress! + done, buffer.count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError("read", path: path)
-            }
-            if n == 0 { break }
-            done += n
-        }
-        return done
+        try fill(buffer, path: path) { destination, count, _ in Glibc.read(fd, destination, count) }
     }
 
     /// Positional read until `buffer` is full or end of file.
     public static func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64, path: String) throws -> Int {
+        try fill(buffer, path: path) { Glibc.pread(fd, $0, $1, off_t(offset) + off_t($2)) }
+    }
+
+    /// Calls `readAt(destination, count, bytesSoFar)` until `buffer` is full or it returns 0 (end of
+    /// file), retrying EINTR.
+    private static func fill(_ buffer: UnsafeMutableRawBufferPointer, path: String,
+                             _ readAt: (UnsafeMutableRawPointer, Int, Int) -> Int) throws -> Int {
         var done = 0
         while done < buffer.count {
-            let n = Glibc.pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            let n = readAt(buffer.baseAddress! + done, buffer.count - done, done)
             if n < 0 {
                 if errno == EINTR { continue }
                 throw FileSystemError("read", path: path)

@@ -23,7 +23,7 @@ struct ImageSource {
     /// building the load operation parses the header and allocates no pixel memory, so a 50,000 ×
     /// 50,000 "bomb" costs a few kilobytes here and is refused by the caller before decoding.
     static func open(_ path: String) throws -> ImageSource {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = SXCore.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ImageError(path: path, reason: .unreadable(String(cString: strerror(errno)))) }
         var st = stat()
         let statted = fstat(fd, &st) == 0
@@ -32,7 +32,7 @@ struct ImageSource {
         guard st.st_size > 0 else { throw ImageError(path: path, reason: .empty) }
 
         _ = VipsRuntime.started
-        guard let found = vips_foreign_find_load(path) ?? Self.findWithOptionalModules(path) else {
+        guard let found = FileNameBytes.withPath(path, { vips_foreign_find_load($0) }) ?? Self.findWithOptionalModules(path) else {
             _ = VipsErrorLog.claim(subject: path)  // "not a known file format": said better by ImageError
             throw ImageError(path: path, reason: .notAnImage)
         }
@@ -52,7 +52,7 @@ struct ImageSource {
     private static func findWithOptionalModules(_ path: String) -> UnsafePointer<CChar>? {
         guard VipsRuntime.loadOptionalModules() else { return nil }
         _ = VipsErrorLog.claim(subject: path)  // the first try's "not a known file format"
-        return vips_foreign_find_load(path)
+        return FileNameBytes.withPath(path) { vips_foreign_find_load($0) }
     }
 
     /// Decodes the first frame with shrink-on-load so its long side is at most `longSide`, upright

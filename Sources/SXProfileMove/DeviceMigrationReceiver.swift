@@ -53,7 +53,7 @@ public struct DeviceMigrationReceiver: Sendable {
             throw ProfileMoveError.profileExists(root: dataDirectory.root, database: existing)
         }
         let work = Path.join(options.tempRoot, "sxkit-migrate-receive-" + Hex.encode(SHA256Digest.of(description.digest).prefix(8)))
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Folders.create(work, permissions: 0o700)
         var receiver = TransferReceiver(options: .init(destination: work, tempRoot: options.tempRoot, policy: options.policy), relays: relays)
         receiver.decryptProgress = decryptProgress
         // A received archive is placed only once verified, so one waiting here is complete: an earlier
@@ -70,12 +70,12 @@ public struct DeviceMigrationReceiver: Sendable {
         // Whether a profile there may be replaced was settled above, before anything was downloaded.
         let report = try ArchiveImport.run(archive: archive!, into: dataDirectory, passphrase: passphrase, replaceExisting: true,
                                            tempRoot: options.tempRoot, progress: importProgress)
-        try? FileManager.default.removeItem(atPath: work)
+        try? Folders.remove(work)
         return Result(archiveName: Path.basename(archive!), archiveBytes: bytes, chunksDownloaded: downloaded, importReport: report)
     }
 
     static func receivedArchive(in work: String) -> String? {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: work),
+        guard let names = try? Folders.names(in: work),
               let name = names.sorted().first(where: { $0.hasSuffix(".zip") && !$0.hasPrefix(".") }) else { return nil }
         let path = Path.join(work, name)
         guard let st = POSIXFile.linkStatus(path), (st.st_mode & S_IFMT) == S_IFREG else { return nil }

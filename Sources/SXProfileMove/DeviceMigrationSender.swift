@@ -63,13 +63,13 @@ public struct DeviceMigrationSender: Sendable {
         try OutputFolder.check(options.descriptionFolder)
         let work = workFolder
         let markerPath = Path.join(work, MigrationExportMarker.fileName)
-        if options.fresh { try? FileManager.default.removeItem(atPath: work) }
+        if options.fresh { try? Folders.remove(work) }
         var export: ChatArchiveExportReport?
         var marker = try MigrationExportMarker.load(markerPath)
         if let m = marker, m.dataDirectory != dataDirectory.root || POSIXFile.linkStatus(m.archive) == nil { marker = nil }
         if marker == nil {
-            try? FileManager.default.removeItem(atPath: work)
-            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try? Folders.remove(work)
+            try Folders.create(work, permissions: 0o700)
             let now = Date()
             let archive = Path.join(work, MigrationExportMarker.archiveName(exportedAt: now))
             let exporter = ChatArchiveExporter(dataDirectory: dataDirectory, passphrase: passphrase)
@@ -86,7 +86,7 @@ public struct DeviceMigrationSender: Sendable {
                                                                  tempRoot: work, policy: options.policy))
         let transfer = try await sender.send(file: archive, events: events)
         // Sent: the archive (every file of the profile, readable) must not outlive the migration.
-        try? FileManager.default.removeItem(atPath: work)
+        try? Folders.remove(work)
         return Result(export: export, exportedAt: marker!.exportedAt, archiveBytes: bytes, transfer: transfer)
     }
 }
@@ -109,7 +109,8 @@ struct MigrationExportMarker: Codable, Sendable {
     }
 
     static func load(_ path: String) throws -> MigrationExportMarker? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        guard let bytes = try? FileBytes.read(path, limit: 1 << 16) else { return nil }
+        let data = Data(bytes)
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return try? decoder.decode(MigrationExportMarker.self, from: data)

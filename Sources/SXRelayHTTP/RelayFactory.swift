@@ -32,8 +32,7 @@ public enum RelayLocation: Sendable, Equatable {
         case .http(let url):
             return try HTTPChunkRelay(url: url)
         case .folder(let path):
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            guard Folders.isFolder(path) else {
                 throw RelayLocationError.folderMissing(path: path)
             }
             return FolderRelay(root: path)

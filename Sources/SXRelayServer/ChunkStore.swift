@@ -115,11 +115,11 @@ final class ChunkStore: Sendable {
 
     /// A fresh temp file for an upload (0600, in the store so the commit is a rename).
     func newUploadFile(for id: String) throws(StoreFailure) -> (fd: Int32, path: String) {
-        var template = Array(Path.join(tempFolder, "\(id).XXXXXX").utf8CString)
+        var template = FileNameBytes.template(Path.join(tempFolder, "\(id).XXXXXX"))
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw errno == ENOSPC || errno == EDQUOT ? .full : .io(String(cString: strerror(errno))) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        return (fd, String(cString: template.withUnsafeBufferPointer { $0.baseAddress! }))
+        return (fd, FileNameBytes.string(cString: template.withUnsafeBufferPointer { $0.baseAddress! }))
     }
 
     /// Publishes a verified, flushed upload: after this the chunk is downloadable. A chunk deleted
@@ -192,10 +192,10 @@ final class ChunkStore: Sendable {
     /// Rebuilds the index from `meta/`; drops what a crash or an old run left half-done.
     private func load() throws {
         // Uploads in progress when the last run stopped can never be completed: their senders retry.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: tempFolder)) ?? [] {
+        for name in (try? Folders.names(in: tempFolder)) ?? [] {
             unlink(Path.join(tempFolder, name))
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: metaFolder)) ?? []
+        let names = (try? Folders.names(in: metaFolder)) ?? []
         var loaded = State()
         for name in names where name.hasSuffix(".json") {
             let path = Path.join(metaFolder, name)

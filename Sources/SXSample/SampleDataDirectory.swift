@@ -72,12 +72,12 @@ public struct SampleDataDirectory: Sendable {
     /// Creates the layout under `root` (which must not hold a data directory yet).
     public static func create(at root: String, options: Options = Options()) throws -> SampleDataDirectory {
         let dir = DataDirectory(root: Path.absolute(root), layout: .desktop)
-        if FileManager.default.fileExists(atPath: dir.chatDatabase) {
+        if POSIXFile.exists(dir.chatDatabase) {
             throw UsageError("'\(root)' already holds a SimpleX data directory; choose an empty folder")
         }
         let filesFolder = dir.filesFolder!
         for folder in [filesFolder, dir.wallpapersFolder!] + dir.tempFolders.prefix(1) {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Folders.create(folder)
         }
         var made: [SampleFile] = []
         func put(_ name: String, _ bytes: [UInt8], in folder: String = filesFolder) throws {

@@ -43,7 +43,7 @@ struct ExportPlan {
         var unlistable = false
         // The folder itself may be a link the user made (a files folder on another disk); what is
         // inside it is never followed.
-        let walked = realpath(folder, nil).map { resolved in defer { free(resolved) }; return String(cString: resolved) } ?? folder
+        let walked = Path.resolved(folder) ?? folder
         let outcome = FolderWalker.walk(walked, maxDepth: 0, unreadable: { _ in unlistable = true }) { item in
             let name = item.relativePath
             let path = folder + "/" + name

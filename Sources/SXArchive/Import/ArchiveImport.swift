@@ -138,7 +138,7 @@ public enum ArchiveImport {
     /// per-file problems. On failure the staging folder is deleted again.
     static func stage(_ plan: ChatArchivePlan, into staging: String, data: DataDirectory,
                       progress: ProgressTracker?) throws -> (Int, Int64, [ArchiveError]) {
-        try FileManager.default.createDirectory(atPath: data.root, withIntermediateDirectories: true)
+        try Folders.create(data.root)
         guard mkdir(staging, 0o700) == 0 else { throw FileSystemError("create the staging folder", path: staging) }
         var errors: [ArchiveError] = []
         var entries = 0

@@ -59,7 +59,7 @@ public enum ImportFiles {
     /// Deletes a folder this program made, and everything in it.
     static func removeTree(_ path: String) throws {
         guard exists(path) else { return }
-        do { try FileManager.default.removeItem(atPath: path) } catch { throw FileSystemError("delete", path: path, code: EIO) }
+        try Folders.remove(path)
         try POSIXFile.fsyncDirectory(Path.parent(path))
     }
 }

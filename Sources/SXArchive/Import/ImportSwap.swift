@@ -121,7 +121,7 @@ enum ImportSwap {
     /// Moves the previous folder aside (a rename, so its files keep their inodes and times); an
     /// empty one is simply removed. Returns where it went.
     private static func moveAside(_ folder: String, to previous: String) throws -> String? {
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: folder), names.isEmpty, rmdir(folder) == 0 {
+        if let names = try? Folders.names(in: folder), names.isEmpty, rmdir(folder) == 0 {
             try POSIXFile.fsyncDirectory(Path.parent(folder))
             return nil
         }
@@ -138,7 +138,7 @@ enum ImportSwap {
                 throw ArchiveFailure.importBlocked(existing: [target], appMayHaveRun: false)
             }
             try ImportFiles.move(folder, to: target)
-            try? FileManager.default.removeItem(atPath: root)  // only if it stayed empty
+            try? Folders.remove(root)  // only if it stayed empty
         }
         try POSIXFile.fsyncDirectory(Path.parent(folder))
         try POSIXFile.fsyncDirectory(Path.parent(target))
@@ -148,18 +148,9 @@ enum ImportSwap {
     /// Copies the regular files of `source` into a new folder `destination`, each flushed.
     static func copyFolder(_ source: String, to destination: String) throws {
         guard mkdir(destination, 0o755) == 0 else { throw FileSystemError("create", path: destination) }
-        for name in try FileManager.default.contentsOfDirectory(atPath: source).sorted() {
-            try copyFile(Path.join(source, name), to: Path.join(destination, name))
+        for name in try Folders.names(in: source).sorted() {
+            try AtomicFileWriter.copy(Path.join(source, name), to: Path.join(destination, name))
         }
         try POSIXFile.fsyncDirectory(destination)
-    }
-
-    /// A durable copy (temp file, fsync, rename) of one regular file.
-    static func copyFile(_ source: String, to destination: String) throws {
-        let input = try POSIXFile.open(source, flags: O_RDONLY | O_NOFOLLOW)
-        defer { close(input) }
-        let writer = try AtomicFileWriter(destination: destination, mode: 0o644)
-        try POSIXFile.copyAll(from: input, path: source, to: writer.descriptor, path: writer.tempPath)
-        try writer.commit()
     }
 }

@@ -30,7 +30,7 @@ final class ZipStreamReader {
         self.path = path
         self.handle = handle
         archive_read_support_format_zip_seekable(handle)
-        guard archive_read_open_filename(handle, path, 1 << 16) == ARCHIVE_OK else {
+        guard FileNameBytes.withPath(path, { archive_read_open_filename(handle, $0, 1 << 16) }) == ARCHIVE_OK else {
             throw ArchiveFailure.unreadable(path: path, step: .open, cause: errorString)
         }
     }

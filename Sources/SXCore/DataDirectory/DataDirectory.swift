@@ -50,8 +50,7 @@ public struct DataDirectory: Sendable, Equatable {
         self.root = root
         self.layout = layout
         self.prefix = prefix
-        let fm = FileManager.default
-        func exists(_ p: String) -> Bool { fm.fileExists(atPath: p) }
+        func exists(_ p: String) -> Bool { POSIXFile.exists(p) }
         switch layout {
         case .desktop:
             filesFolder = Path.join(root, prefix + "_files")
@@ -118,16 +117,14 @@ public struct DataDirectory: Sendable, Equatable {
 
     /// Tells the layouts apart by what is on disk.
     public static func detectLayout(_ root: String) -> DataDirectoryLayout {
-        let fm = FileManager.default
-        var isDir: ObjCBool = false
-        if fm.fileExists(atPath: Path.join(root, "Documents"), isDirectory: &isDir), isDir.boolValue { return .ios }
-        if fm.fileExists(atPath: Path.join(root, defaultPrefix + "_files"))
-            || fm.fileExists(atPath: Path.join(root, defaultPrefix + "_assets")) { return .desktop }
+        if Folders.isFolder(Path.join(root, "Documents")) { return .ios }
+        if POSIXFile.exists(Path.join(root, defaultPrefix + "_files"))
+            || POSIXFile.exists(Path.join(root, defaultPrefix + "_assets")) { return .desktop }
         if Path.basename(root) == ".simplex" { return .terminal }
         return .desktop
     }
 
     static func containsDatabases(_ root: String) -> Bool {
-        FileManager.default.fileExists(atPath: Path.join(root, defaultPrefix + "_chat.db"))
+        POSIXFile.exists(Path.join(root, defaultPrefix + "_chat.db"))
     }
 }

@@ -45,7 +45,7 @@ public enum DesktopSettings {
 
     /// The stored passphrase, or nil when the file or the key is absent.
     public static func storedPassphrase(at path: String) throws -> SecretBytes? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard POSIXFile.exists(path) else { return nil }
         let file = JavaProperties(bytes: try FileBytes.read(path, limit: maxSize))
         guard let encoded = file.value(passphraseKey), !encoded.isEmpty else { return nil }
         guard var decoded = Data(base64Encoded: encoded) else {
@@ -65,9 +65,7 @@ public enum DesktopSettings {
 
     /// The absolute path with `.`/`..` and symlinks resolved as far as the path exists.
     static func canonical(_ path: String) -> String {
-        let absolute = URL(fileURLWithPath: Path.absolute(path)).standardizedFileURL.path
-        guard let resolved = realpath(absolute, nil) else { return absolute }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        let absolute = Path.absolute(path)
+        return Path.resolved(absolute) ?? absolute
     }
 }

@@ -46,12 +46,12 @@ public final class AtomicFileWriter: @unchecked Sendable {
         let folder = Path.parent(destination)
         var attempt = 0
         while true {
-            var template = Array((folder + "/" + Self.tempPrefix + Path.basename(destination).prefix(64) + ".XXXXXX").utf8CString)
+            var template = FileNameBytes.template(folder + "/" + Self.tempPrefix + Path.basename(destination).prefix(64) + ".XXXXXX")
             // Created 0600 by mkstemp: partial content is never readable by others, not even for an instant.
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else { throw FileSystemError("create a file in", path: folder) }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            let made = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+            let made = FileNameBytes.string(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
             attempt += 1
             // A sweeper removed it between mkstemp and the lock (it looked stale): make another.
             guard TempOwnership.claim(fd, path: made) || attempt == 5 else {
@@ -215,6 +215,15 @@ extension AtomicFileWriter {
     public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws {
         let writer = try AtomicFileWriter(destination: path, mode: mode)
         try writer.write(bytes)
+        try writer.commit()
+    }
+
+    /// A durable copy (temp file, fsync, rename) of the regular file `source`; a symlink is refused.
+    public static func copy(_ source: String, to destination: String, mode: mode_t = 0o644) throws {
+        let input = try POSIXFile.open(source, flags: O_RDONLY | O_NOFOLLOW)
+        defer { close(input) }
+        let writer = try AtomicFileWriter(destination: destination, mode: mode)
+        try POSIXFile.copyAll(from: input, path: source, to: writer.descriptor, path: writer.tempPath)
         try writer.commit()
     }
 }

@@ -32,7 +32,7 @@ public enum FileBytes {
 public enum POSIXFile {
     public static func open(_ path: String, flags: Int32, mode: mode_t = 0o600) throws -> Int32 {
         while true {
-            let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
+            let fd = SXCore.open(path, flags | O_CLOEXEC, mode)
             if fd >= 0 { return fd }
             if errno == EINTR { continue }
             throw FileSystemError(flags & (O_WRONLY | O_RDWR) != 0 ? "open for writing" : "open", path: path)
@@ -111,6 +111,12 @@ public enum POSIXFile {
         var st = stat()
         guard stat(path, &st) == 0 else { throw FileSystemError("read the status of", path: path) }
         return st
+    }
+
+    /// Whether anything is at `path` (a symlink counts by its target, as `test -e` does).
+    public static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0
     }
 
     /// `lstat(2)`: the link itself; nil when nothing is there.

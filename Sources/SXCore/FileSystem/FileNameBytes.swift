@@ -39,6 +39,12 @@ public enum FileNameBytes {
         return out
     }
 
+    /// `string` as text for another program to store (a file header, an archive): each carried
+    /// byte becomes U+FFFD, as any UTF-8 decoder reads it.
+    public static func text(_ string: String) -> String {
+        hasRawBytes(string) ? String(decoding: bytes(string), as: UTF8.self) : string
+    }
+
     /// Whether `string` carries bytes that are not UTF-8 text.
     public static func hasRawBytes(_ string: String) -> Bool { string.unicodeScalars.contains(where: isEscape) }
 
@@ -69,23 +75,4 @@ public enum FileNameBytes {
         default: 1
         }
     }
-}
-
-/// A path whose name is not UTF-8: the file exists as bytes, but this version opens files only by
-/// UTF-8 names (its POSIX calls, SQLite, libvips and libarchive are all handed UTF-8 text), so it is
-/// refused by name rather than looked for under a repaired spelling that names another file.
-public struct NonUTF8NameError: SXError, Equatable {
-    public let path: String
-
-    public init(path: String) { self.path = path }
-
-    /// Throws for a path that carries bytes that are not UTF-8.
-    public static func check(_ path: String) throws {
-        if FileNameBytes.hasRawBytes(path) { throw NonUTF8NameError(path: path) }
-    }
-
-    /// Why, after the path.
-    public static let reason = "its name is not UTF-8, which sxkit does not open yet; rename it to UTF-8 (convmv -f latin1 -t utf8 converts Latin-1 names) and run again"
-
-    public var description: String { "'\(path)': " + Self.reason }
 }

@@ -21,7 +21,7 @@ public struct FolderEntry: Sendable, Equatable {
     /// Permission and type bits (st_mode).
     public var mode: mode_t
     /// False when the name's bytes are not UTF-8 (`relativePath` then carries them as
-    /// `FileNameBytes` does: shown escaped, and no POSIX call given that String finds the file).
+    /// `FileNameBytes` does: shown escaped, found again by every path call of `PathCalls.swift`).
     public var nameIsValidUTF8 = true
 
     public init(relativePath: String, _ st: stat) {
@@ -101,14 +101,11 @@ public enum FolderWalker {
                 buffer.withMemoryRebound(to: CChar.self) { fstatat(dirFD, $0.baseAddress!, &st, AT_SYMLINK_NOFOLLOW) }
             }
             guard status == 0 else { continue }
-            let valid = String(validating: raw, as: UTF8.self)
-            let name = valid ?? FileNameBytes.string(raw)
+            let name = FileNameBytes.string(raw)
             let relative = prefix.isEmpty ? name : prefix + "/" + name
             var found = FolderEntry(relativePath: relative, st)
-            found.nameIsValidUTF8 = valid != nil
+            found.nameIsValidUTF8 = String(validating: raw, as: UTF8.self) != nil
             body(found)
-            // A folder whose name is not UTF-8 cannot be named again to enter it.
-            guard valid != nil else { continue }
             if (st.st_mode & S_IFMT) == S_IFDIR { subfolders.append(name) }
         }
         guard depth < maxDepth else {

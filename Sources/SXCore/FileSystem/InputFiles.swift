@@ -28,10 +28,6 @@ public enum InputFiles {
         func visit(_ absolute: String, relative: String, top: Bool) {
             if excluded.contains(absolute) || seen.contains(absolute) { return }
             if Path.basename(absolute).hasPrefix(AtomicFileWriter.tempPrefix) { return }
-            if FileNameBytes.hasRawBytes(absolute) {
-                problems.append(Problem(path: absolute, reason: NonUTF8NameError.reason))
-                return
-            }
             guard let st = POSIXFile.linkStatus(absolute) else {
                 problems.append(Problem(path: absolute, reason: String(cString: strerror(errno))))
                 return
@@ -58,10 +54,6 @@ public enum InputFiles {
                     }
                     if seen.contains(path) { continue }
                     if Path.basename(path).hasPrefix(AtomicFileWriter.tempPrefix) { continue }
-                    if !entry.nameIsValidUTF8 {
-                        problems.append(Problem(path: path, reason: NonUTF8NameError.reason))
-                        continue
-                    }
                     switch entry.kind {
                     case .file:
                         seen.insert(path)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// String path helpers; sxkit passes paths as strings straight to POSIX calls.
 public enum Path {
@@ -33,7 +36,7 @@ public enum Path {
 
     /// An absolute, lexically normalised path (no `.`/`..`, no double slashes); symlinks are not
     /// resolved, so the path keeps naming what the user named.
-    public static func absolute(_ path: String, relativeTo base: String = FileManager.default.currentDirectoryPath) -> String {
+    public static func absolute(_ path: String, relativeTo base: String = currentDirectory) -> String {
         let joined = path.hasPrefix("/") ? path : join(base, path)
         var parts: [Substring] = []
         for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
@@ -49,6 +52,26 @@ public enum Path {
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         guard path.hasPrefix(prefix), path.utf8.count > prefix.utf8.count else { return nil }
         return String(path[path.utf8.index(path.startIndex, offsetBy: prefix.utf8.count)...])
+    }
+
+    /// The working directory, with a name that is not UTF-8 carried losslessly (Foundation's
+    /// `currentDirectoryPath` repairs such bytes into U+FFFD, naming another folder).
+    public static var currentDirectory: String {
+        var size = Int(PATH_MAX)
+        while true {
+            var buffer = [CChar](repeating: 0, count: size)
+            if getcwd(&buffer, size) != nil { return FileNameBytes.string(cString: buffer) }
+            guard errno == ERANGE else { return "/" }
+            size *= 2
+        }
+    }
+
+    /// `realpath(3)`: the absolute path with every symlink, `.` and `..` resolved; nil when some
+    /// part of it does not exist.
+    public static func resolved(_ path: String) -> String? {
+        guard let resolved = FileNameBytes.withPath(path, { realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return FileNameBytes.string(cString: resolved)
     }
 
     public static func expandTilde(_ path: String, home: String) -> String {

@@ -21,9 +21,9 @@ public final class PrivateFolder: @unchecked Sendable {
         Self.removeStale(label: label, in: base)
         var attempt = 0
         while true {
-            var template = Array(Path.join(base, "sxkit-\(label)-XXXXXX").utf8CString)
+            var template = FileNameBytes.template(Path.join(base, "sxkit-\(label)-XXXXXX"))
             guard let made = mkdtemp(&template) else { throw FileSystemError("create a private folder in", path: base) }
-            let folder = String(cString: made)
+            let folder = FileNameBytes.string(cString: made)
             let fd = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             attempt += 1
             if fd >= 0, !TempOwnership.claim(fd, path: folder), attempt < 5 {
@@ -51,7 +51,7 @@ public final class PrivateFolder: @unchecked Sendable {
     }
 
     public func remove() {
-        try? FileManager.default.removeItem(atPath: path)
+        try? Folders.remove(path)
         if let liveToken { LiveTemps.remove(liveToken) }
         liveToken = nil
         if lockFD >= 0 { close(lockFD) }

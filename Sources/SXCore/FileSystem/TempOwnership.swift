@@ -53,7 +53,7 @@ public enum TempOwnership {
         withStaleLock(path) { st -> Int64? in
             if st.st_mode & S_IFMT == S_IFDIR {
                 let bytes = folderBytes(path)
-                try? FileManager.default.removeItem(atPath: path)
+                try? Folders.remove(path)
                 return POSIXFile.linkStatus(path) == nil ? bytes : nil
             }
             return unlink(path) == 0 ? Int64(st.st_size) : nil
@@ -73,7 +73,7 @@ public enum TempOwnership {
 
     /// Names in `folder` that start with `prefix` (unsorted; none when the folder cannot be read).
     public static func staleCandidates(folder: String, prefix: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(prefix) }
+        ((try? Folders.names(in: folder)) ?? []).filter { $0.hasPrefix(prefix) }
     }
 
     /// Runs `body` while holding the lock of `path`, when it is a stale file or folder; nil otherwise.
@@ -93,13 +93,7 @@ public enum TempOwnership {
     }
 
     private static func folderBytes(_ path: String) -> Int64 {
-        var total: Int64 = 0
-        if let walker = FileManager.default.enumerator(atPath: path) {
-            while let name = walker.nextObject() as? String {
-                if let st = POSIXFile.linkStatus(Path.join(path, name)), st.st_mode & S_IFMT == S_IFREG { total += Int64(st.st_size) }
-            }
-        }
-        return total
+        Folders.totalFileBytes(path)
     }
 }
 
@@ -139,7 +133,7 @@ public enum LiveTemps {
         }
         for path in paths {
             if let st = POSIXFile.linkStatus(path), st.st_mode & S_IFMT == S_IFDIR {
-                try? FileManager.default.removeItem(atPath: path)
+                try? Folders.remove(path)
             } else {
                 unlink(path)
             }

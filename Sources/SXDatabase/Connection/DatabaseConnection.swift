@@ -44,7 +44,7 @@ public final class DatabaseConnection {
             name = path
         }
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(name, &db, flags, nil)
+        let rc = FileNameBytes.withPath(name) { sqlite3_open_v2($0, &db, flags, nil) }
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             let extended = db.map { sqlite3_extended_errcode($0) } ?? rc
@@ -62,7 +62,7 @@ public final class DatabaseConnection {
     /// Percent-encodes the characters that would otherwise end or alter the path part of a SQLite URI.
     static func uriPath(_ path: String) -> String {
         var out = ""
-        for byte in path.utf8 {
+        for byte in FileNameBytes.bytes(path) {
             switch byte {
             case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0..<0x21, 0x7F...:
                 out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
@@ -90,8 +90,9 @@ public final class DatabaseConnection {
     /// errors carry `redacted` instead of the SQL.
     func executeQuoting(_ secret: SecretBytes, between before: String, and after: String,
                         operation: String, redacted: String) throws {
-        let prefix = Array(before.utf8)
-        let suffix = Array(after.utf8)
+        // The text around the secret may hold a path: its bytes go in as the file system knows them.
+        let prefix = FileNameBytes.bytes(before)
+        let suffix = FileNameBytes.bytes(after)
         let quote = UInt8(ascii: "'")
         let (quotes, hasNUL) = secret.withUnsafeBytes { bytes in
             (bytes.reduce(0) { $0 + ($1 == quote ? 1 : 0) }, bytes.contains(0))

@@ -23,8 +23,7 @@ public enum MigrationFolder {
         var unrecognised: [String] = []
         for entry in names where !entry.hasPrefix(".") && entry.hasSuffix(".sql") {
             let path = Path.join(folder, entry)
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { continue }
+            guard POSIXFile.exists(path), !Folders.isFolder(path) else { continue }
             if entry.hasSuffix(upSuffix), entry.utf8.count > upSuffix.utf8.count {
                 ups[String(entry.dropLast(upSuffix.count))] = try text(of: path)
             } else if entry.hasSuffix(downSuffix), entry.utf8.count > downSuffix.utf8.count {
@@ -61,9 +60,8 @@ public enum MigrationFolder {
         }
         var lists: [DatabaseRole: [Migration]] = [:]
         for role in DatabaseRole.allCases {
-            var isFolder: ObjCBool = false
             let sub = Path.join(folder, role.rawValue)
-            if FileManager.default.fileExists(atPath: sub, isDirectory: &isFolder), isFolder.boolValue {
+            if Folders.isFolder(sub) {
                 lists[role] = try load(sub)
             }
         }
@@ -72,16 +70,14 @@ public enum MigrationFolder {
     }
 
     private static func entries(of folder: String) throws -> [String] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
+        guard POSIXFile.exists(folder) else {
             throw MigrationFolderError.notAFolder(folder: folder, reason: "it does not exist")
         }
-        guard isFolder.boolValue else { throw MigrationFolderError.notAFolder(folder: folder, reason: "it is a file") }
+        guard Folders.isFolder(folder) else { throw MigrationFolderError.notAFolder(folder: folder, reason: "it is a file") }
         do {
-            return try FileManager.default.contentsOfDirectory(atPath: folder)
-        } catch {
-            // FileManager's error loses errno; access(2) recovers the usual cause in plain words.
-            let reason = access(folder, R_OK | X_OK) != 0 ? String(cString: strerror(errno)) : "\(error)"
+            return try Folders.names(in: folder)
+        } catch let error as FileSystemError {
+            let reason = String(cString: strerror(error.code))
             throw MigrationFolderError.notAFolder(folder: folder, reason: "it cannot be listed (\(reason))")
         }
     }

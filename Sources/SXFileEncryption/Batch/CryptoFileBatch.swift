@@ -276,7 +276,7 @@ public struct CryptoFileBatch: Sendable {
         if !inPlace {
             // Folders first, once each, rather than a createDirectory call per file.
             for folder in Set(group.map { Path.parent($0.target) }) {
-                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try? Folders.create(folder)
             }
         }
         let staged = StagedWrites.stage(group, jobs: jobs, flushEach: inPlace || group.count <= 16, progress: progress,

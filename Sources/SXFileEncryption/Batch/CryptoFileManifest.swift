@@ -31,7 +31,7 @@ public struct CryptoFileManifest: Sendable {
     /// Reads the manifest; a missing file is an empty manifest.
     public static func load(_ path: String) throws -> CryptoFileManifest {
         var manifest = CryptoFileManifest(path: path)
-        guard FileManager.default.fileExists(atPath: manifest.path) else { return manifest }
+        guard POSIXFile.exists(manifest.path) else { return manifest }
         let bytes = try FileBytes.read(manifest.path, limit: 1 << 30)
         let raw: [RawEntry]
         do {
@@ -60,7 +60,7 @@ public struct CryptoFileManifest: Sendable {
     }
 
     private func makeEntry(_ absolutePath: String, _ args: CryptoFileArgs?) -> Entry {
-        var line = "  {\"filePath\": \(JSONText.quote(storedPath(absolutePath)))"
+        var line = "  {\"filePath\": \(JSONText.quote(storedPath(absolutePath), keepingRawBytes: true))"
         if let args {
             let key = args.key.withUnsafeBytes { Base64URL.encode($0) }
             line += ", \"cryptoArgs\": {\"fileKey\": \"\(key)\", \"fileNonce\": \"\(Base64URL.encode(args.nonce))\"}"

@@ -290,7 +290,8 @@ public enum Vips {
         } else if type == GTypes.string {
             guard case .string(let string) = value else { throw wrong() }
             g_value_init(&gvalue, type)
-            g_value_set_string(&gvalue, string)
+            // A file name goes in as its bytes on disk (libvips opens it with g_open, bytes as given).
+            FileNameBytes.withPath(string) { g_value_set_string(&gvalue, $0) }
         } else if g_type_is_a(type, vips_image_get_type()) != 0 {
             guard case .image(let image) = value else { throw wrong() }
             g_value_init(&gvalue, type)

@@ -50,7 +50,7 @@ public enum VipsRuntime {
 
     private static let optionalModulesLoaded: Bool = {
         guard started, let folder = optionalModuleFolder,
-              let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
+              let names = try? Folders.names(in: folder) else { return false }
         var opened = false
         for name in names.sorted() where name.hasSuffix(".so") {
             // What libvips does with them: opening runs the module's g_module_check_init, which

@@ -67,7 +67,7 @@ enum LeftoverFinder {
         add(DataDirectoryNames.rekeyJournal(of: dir.chatDatabase), "passphrase-change journal", needed: interrupted)
         add(ImportFiles.journal(root: dir.root, prefix: dir.prefix), "archive-import journal", needed: interrupted)
         add(ImportFiles.staging(root: dir.root), "archive-import staging folder", needed: interrupted)
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: dir.root) {
+        if let names = try? Folders.names(in: dir.root) {
             // A live run's temp file (its lock held) is not a leftover.
             for name in names.sorted() where isAtomicTemp(name) && TempOwnership.isStale(Path.join(dir.root, name)) {
                 add(Path.join(dir.root, name), "temp file of an interrupted write", needed: false)

@@ -29,7 +29,7 @@ enum ReceiveLeftovers {
     /// first one's folder, and the first removes that folder when it finishes.
     static func hold(_ work: String) throws -> Int32 {
         for _ in 0..<5 {
-            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Folders.create(work, permissions: 0o700)
             let fd = open(work, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard fd >= 0 else { throw FileSystemError("open", path: work) }
             switch TempOwnership.tryClaim(fd, path: work) {

@@ -32,7 +32,7 @@ struct SendState: Codable, Equatable {
     /// The snapshot at `path` with the steps of its log (`path` + ".log") applied, or nil when there
     /// is no snapshot. A last log line cut short by a kill is ignored: its step is simply done again.
     static func load(_ path: String) throws -> SendState? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard POSIXFile.exists(path) else { return nil }
         let bytes = try FileBytes.read(path, limit: 64 << 20)
         var state: SendState
         do {
@@ -41,7 +41,7 @@ struct SendState: Codable, Equatable {
             throw TransferError.stateMismatch(path: path, reason: "it cannot be read: \(ErrorCause.text(of: error))")
         }
         let logPath = SendStateStore.logPath(path)
-        guard FileManager.default.fileExists(atPath: logPath) else { return state }
+        guard POSIXFile.exists(logPath) else { return state }
         let log = try FileBytes.read(logPath, limit: 256 << 20)
         let lines = log.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
         let complete = log.last == UInt8(ascii: "\n") ? lines.count : lines.count - 1

@@ -182,7 +182,7 @@ public struct TransferReceiver: Sendable {
             throw error
         }
         let size = try Int64(POSIXFile.status(final).st_size)
-        try? FileManager.default.removeItem(atPath: work)
+        try? Folders.remove(work)
         failed = false
         events(.rcvFileComplete(path: final, fileName: header.name, fileSize: size))
         return Result(path: final, fileName: header.name, fileSize: size, chunksDownloaded: counts.downloads.load(ordering: .relaxed))
@@ -201,11 +201,11 @@ public struct TransferReceiver: Sendable {
         // and a second receive of the same redirect is refused rather than sharing it.
         let redirectLock = try ReceiveLeftovers.hold(folder)
         defer {
-            try? FileManager.default.removeItem(atPath: folder)
+            try? Folders.remove(folder)
             close(redirectLock)
         }
         let file = Path.join(folder, "description.yaml")
-        try? FileManager.default.removeItem(atPath: file)  // a killed run's, if any
+        try? Folders.remove(file)  // a killed run's, if any
         // The redirect's own start and completion are not the user's file's: only its progress is told.
         let progressOnly: TransferEventHandler = { event in
             switch event {
@@ -232,16 +232,15 @@ public struct TransferReceiver: Sendable {
 
     /// The destination folder, and the file name when a file path was given.
     private func destination() throws -> (String, String?) {
-        guard let given = options.destination else { return (FileManager.default.currentDirectoryPath, nil) }
+        guard let given = options.destination else { return (Path.currentDirectory, nil) }
         let absolute = Path.absolute(given)
         // `-o name/`: a folder, created when missing.
         if OutputFolder.isFolderSyntax(given) {
             try OutputFolder.create(absolute)
             return (absolute, nil)
         }
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: absolute, isDirectory: &isFolder) {
-            if isFolder.boolValue { return (absolute, nil) }
+        if POSIXFile.exists(absolute) {
+            if Folders.isFolder(absolute) { return (absolute, nil) }
             if !options.outputPolicy.replaceExisting { throw TransferError.destinationExists(path: absolute) }
         }
         return (Path.parent(absolute), Path.basename(absolute))

@@ -70,7 +70,6 @@ public struct TransferSender: Sendable {
     private func run(file: String, events: @escaping TransferEventHandler) async throws -> Result {
         _ = SodiumRuntime.started
         guard options.recipients >= 1 else { throw UsageError("a transfer needs at least one recipient") }
-        try NonUTF8NameError.check(file)
         let st = try POSIXFile.status(file)
         guard (st.st_mode & S_IFMT) == S_IFREG else { throw UsageError("'\(file)' is not a regular file") }
         let size = Int64(st.st_size)
@@ -81,7 +80,7 @@ public struct TransferSender: Sendable {
         try options.outputPolicy.check(descriptionPaths(for: file).all)
 
         let work = try workFolder(for: file)
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Folders.create(work, permissions: 0o700)
         let statePath = Path.join(work, "state.json")
         let modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
 
@@ -104,7 +103,9 @@ public struct TransferSender: Sendable {
         if fresh {
             // Key and nonce are kept from the start: encryption is deterministic for them, so a
             // resumed send re-encrypts and gets exactly the chunks it uploaded before.
-            let header = try TransferFileHeader(name: Path.basename(file))
+            // The header carries text: a name that is not UTF-8 goes as its UTF-8 reading (U+FFFD for
+            // each byte that is not), a name every receiver can write.
+            let header = try TransferFileHeader(name: FileNameBytes.text(Path.basename(file)))
             let args = CryptoFileArgs.random()
             let plan = ChunkPlan(contentSize: size, header: header)
             state = SendState(source: file, sourceSize: size, sourceModified: modified, started: Date().timeIntervalSince1970,
@@ -124,7 +125,7 @@ public struct TransferSender: Sendable {
                 uploads = try await encryptAndUpload(file: file, state: state!, store: store, alreadySent: alreadySent, events: events)
             } catch let changed as SourceChanged {
                 // The chunks on the relay are of the old content: the next run starts over.
-                try? FileManager.default.removeItem(atPath: work)
+                try? Folders.remove(work)
                 throw CryptoFileError.changedWhileReading(path: changed.path)
             }
         } else {
@@ -134,7 +135,7 @@ public struct TransferSender: Sendable {
         let final = await store.state
         let (senderPath, recipientPaths) = try writeDescriptions(final, file: file)
         events(.sndFileCompleteXFTP(senderDescription: senderPath, recipientDescriptions: recipientPaths))
-        try? FileManager.default.removeItem(atPath: work)
+        try? Folders.remove(work)
         return Result(senderDescription: senderPath, recipientDescriptions: recipientPaths, encryptedSize: total,
                       chunksUploaded: uploads, chunks: final.sizes.count)
     }
@@ -229,7 +230,7 @@ public struct TransferSender: Sendable {
         let recipients = (0..<options.recipients).map { stem + ".recipient-\($0 + 1).yaml" }
         let prefix = Path.basename(file) + ".recipient-"
         var stale: [String] = []
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: options.descriptionFolder)) ?? []
+        for name in (try? Folders.names(in: options.descriptionFolder)) ?? []
         where name.hasPrefix(prefix) && name.hasSuffix(".yaml") {
             guard let n = Int(name.dropFirst(prefix.count).dropLast(5)), n > options.recipients else { continue }
             stale.append(Path.join(options.descriptionFolder, name))

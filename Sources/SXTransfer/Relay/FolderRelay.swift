@@ -171,7 +171,7 @@ public struct FolderRelay: ChunkRelay {
     public func sweep() throws -> Int {
         try checkMounted()
         var removed = 0
-        for name in try FileManager.default.contentsOfDirectory(atPath: root) where name.hasPrefix("s-") && name.hasSuffix(".json") {
+        for name in try Folders.names(in: root) where name.hasPrefix("s-") && name.hasSuffix(".json") {
             let id = String(name.dropFirst(2).dropLast(5))
             if let record: ChunkRecord = try? readJSON(recordPath(id)), try expireIfDue(id, record) { removed += 1 }
         }

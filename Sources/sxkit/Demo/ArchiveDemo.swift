@@ -27,7 +27,7 @@ struct ArchiveDemo {
 
         steps.step("11. Import it into a second data directory (sxkit archive import)")
         let second = DataDirectory(root: Path.join(steps.root, "imported"), layout: .desktop)
-        try FileManager.default.createDirectory(atPath: second.root, withIntermediateDirectories: true)
+        try Folders.create(second.root)
         let imported = try ArchiveImport.run(archive: archive, into: second, passphrase: passphrase)
         steps.say("\(imported.entries) entries, \(ByteCount.format(imported.bytes)) into \(second.root) in \(String(format: "%.2f", imported.seconds)) s")
         for error in imported.archiveErrors { steps.say("  ! \(error.sentence)") }

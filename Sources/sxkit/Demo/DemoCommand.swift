@@ -169,8 +169,8 @@ struct DemoSteps {
     func runFileSteps(_ sample: SampleDataDirectory) throws {
         let outbox = Path.join(root, "outbox")
         let plain = sample.files.filter { !$0.encrypted }
-        try FileManager.default.createDirectory(atPath: outbox, withIntermediateDirectories: true)
-        for f in plain { try FileManager.default.copyItem(atPath: Path.join(sample.directory.filesFolder!, f.name), toPath: Path.join(outbox, f.name)) }
+        try Folders.create(outbox)
+        for f in plain { try AtomicFileWriter.copy(Path.join(sample.directory.filesFolder!, f.name), to: Path.join(outbox, f.name), mode: 0o600) }
 
         step("14. Encrypt an outbox folder in place (sxkit files encrypt --in-place --manifest)")
         let manifest = Path.join(root, "files-manifest.json")
@@ -216,18 +216,17 @@ struct DemoSteps {
 
     static func newTempFolder() throws -> String {
         let base = PrivateFolder.systemTemp
-        var template = Array((base + "/sxkit-demo.XXXXXX").utf8CString)
+        var template = FileNameBytes.template(base + "/sxkit-demo.XXXXXX")
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw FileSystemError("create a folder in", path: base)
         }
-        return String(cString: made)
+        return FileNameBytes.string(cString: made)
     }
 
     static func ensureEmptyFolder(_ path: String) throws -> String {
         let absolute = Path.absolute(path)
-        try NonUTF8NameError.check(absolute)
-        try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
-        guard try FileManager.default.contentsOfDirectory(atPath: absolute).isEmpty else {
+        try Folders.create(absolute)
+        guard try Folders.names(in: absolute).isEmpty else {
             throw UsageError("'\(absolute)' is not empty; the demo builds its sample in an empty folder")
         }
         return absolute

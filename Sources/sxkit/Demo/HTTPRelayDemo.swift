@@ -29,7 +29,7 @@ extension DemoSteps {
         let source = Path.join(sample.directory.filesFolder!, chosen.name)
         let work = Path.join(root, "http-transfer")
         let inbox = Path.join(work, "inbox")
-        try FileManager.default.createDirectory(atPath: inbox, withIntermediateDirectories: true)
+        try Folders.create(inbox)
         let (received, seconds) = try timed {
             try waitFor {
                 try await HTTPChunkRelay.with(url: url) { relay in

@@ -14,7 +14,7 @@ extension DemoSteps {
         let source = sample.directory
         let relayFolder = Path.join(root, "migrate-relay")
         let target = DataDirectory(root: Path.join(root, "migrated"), layout: .desktop)
-        try FileManager.default.createDirectory(atPath: relayFolder, withIntermediateDirectories: true)
+        try Folders.create(relayFolder)
         let relay = FolderRelay(root: relayFolder)
         let sender = DeviceMigrationSender(
             dataDirectory: source, passphrase: passphrase, relay: relay,
@@ -39,7 +39,7 @@ extension DemoSteps {
 
     private func fileHashes(_ folder: String) throws -> [String: String] {
         var hashes: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+        for name in try Folders.names(in: folder) {
             hashes[name] = Hex.encode(SHA256Digest.of(try FileBytes.read(Path.join(folder, name), limit: 256 << 20)))
         }
         return hashes

@@ -22,7 +22,7 @@ extension DemoSteps {
         let relayFolder = Path.join(root, "transfer-relay")
         let work = Path.join(root, "transfer-work")
         let inbox = Path.join(root, "transfer-inbox")
-        for dir in [relayFolder, work, inbox] { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        for dir in [relayFolder, work, inbox] { try Folders.create(dir) }
         let relay = FolderRelay(root: relayFolder)
         let sender = TransferSender(relay: relay, options: .init(recipients: 2, descriptionFolder: Path.join(root, "transfer-descriptions"),
                                                                  tempRoot: Path.join(work, "send")))

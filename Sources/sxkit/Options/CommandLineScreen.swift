@@ -14,23 +14,6 @@ enum CommandLineScreen {
     static func refusal(for arguments: [String]) -> String? {
         if let role = passphraseOnCommandLine(arguments) { return PassphraseText.notOnCommandLine(role) }
         if arguments.first == "help" { return unknownHelpTopic(Array(arguments.dropFirst())) }
-        if let folder = nonUTF8DataFolder(arguments) { return "sxkit: " + NonUTF8NameError(path: Path.absolute(folder)).description }
-        return nil
-    }
-
-    /// The options naming a data directory or one of its folders, which SQLite is handed as UTF-8.
-    static let dataFolderOptions = ["--data-dir", "--files-dir", "--temp-dir", "--assets-dir"]
-
-    /// A data directory or folder named by bytes that are not UTF-8 (`--data-dir X` or `--data-dir=X`):
-    /// refused here, by its name, rather than by ArgumentParser, whose messages hide argument words.
-    static func nonUTF8DataFolder(_ arguments: [String]) -> String? {
-        for (index, word) in arguments.enumerated() {
-            for option in dataFolderOptions {
-                let value = word == option ? arguments.dropFirst(index + 1).first
-                    : word.hasPrefix(option + "=") ? String(word.dropFirst(option.count + 1)) : nil
-                if let value, FileNameBytes.hasRawBytes(value) { return value }
-            }
-        }
         return nil
     }
 

@@ -53,7 +53,7 @@ struct MigrateSendCommand: ParsableCommand {
         let tempRoot = try MigrationTemp.folder(data)
         let sender = DeviceMigrationSender(
             dataDirectory: data, passphrase: secret, relay: try RelayLocation(relay).open(),
-            options: .init(descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath), tempRoot: tempRoot,
+            options: .init(descriptionFolder: Path.absolute(output ?? Path.currentDirectory), tempRoot: tempRoot,
                            fresh: fresh, aboveSoftLimit: aboveSoftLimit || deprecatedForce, policy: chunks.policy))
         let exportTracker = ProgressTracker(label: "export")
         let exportTicker = MigrationTemp.ExportTicker(global.json ? nil : global.startProgress(exportTracker))
@@ -113,7 +113,7 @@ enum MigrationTemp {
     /// The data directory's temp folder (or --temp-dir), created 0700: the archive waits there.
     static func folder(_ data: DataDirectory) throws -> String {
         let folder = data.primaryTempFolder
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Folders.create(folder, permissions: 0o700)
         return folder
     }
 

@@ -38,13 +38,13 @@ struct TransferTempOptions: ParsableArguments {
             folder = Path.absolute(tempDir)
         } else {
             let data = DataDirectory.resolve(explicit: dataDir)
-            if FileManager.default.fileExists(atPath: data.root) {
+            if POSIXFile.exists(data.root) {
                 folder = data.primaryTempFolder
             } else {
                 folder = Path.join(PrivateFolder.systemTemp, "sxkit-transfers-\(getuid())")
             }
         }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try Folders.create(folder, permissions: 0o700)
         return folder
     }
 }

@@ -50,7 +50,7 @@ struct TransferSendCommand: ParsableCommand {
     func run() throws {
         let relay = try RelayLocation(relay).open()
         var options = TransferSender.Options(recipients: recipients, aboveSoftLimit: aboveSoftLimit,
-                                             descriptionFolder: Path.absolute(output ?? FileManager.default.currentDirectoryPath),
+                                             descriptionFolder: Path.absolute(output ?? Path.currentDirectory),
                                              tempRoot: try temp.resolve(), policy: chunks.policy)
         options.outputPolicy = OutputPolicy(replaceExisting: force)
         let sender = TransferSender(relay: relay, options: options)

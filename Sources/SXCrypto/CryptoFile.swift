@@ -30,9 +30,7 @@ public enum CryptoFile {
         let (fd, size) = try openRegular(input)
         defer { close(fd) }
         var box = SecretBoxStream(args: args)
-        try StreamPipeline.run(fd: fd, path: input, length: size, fileSize: size, sink: { try output.write($0) }, progress: progress) {
-            box.seal($0)
-        }
+        try StreamPipeline.seal(fd: fd, path: input, length: size, fileSize: size, box: &box, sink: { try output.write($0) }, progress: progress)
         try output.write(box.tag())
         return size
     }
@@ -63,8 +61,8 @@ public enum CryptoFile {
         defer { close(fd) }
         let tag = try readTag(fd, size: size, path: input)
         var box = SecretBoxStream(args: args, schedule: schedule)
-        try StreamPipeline.run(fd: fd, path: input, length: size - Int64(tagLength), fileSize: size, sink: { try output.write($0) },
-                               progress: progress) { box.open($0) }
+        try StreamPipeline.open(fd: fd, path: input, length: size - Int64(tagLength), fileSize: size, box: &box,
+                                sink: { try output.write($0) }, progress: progress)
         guard box.verify(tag) else { throw CryptoFileError.invalidAuthTag(path: input) }
         return size - Int64(tagLength)
     }
@@ -119,14 +117,12 @@ public enum CryptoFile {
             defer { close(fd) }
             let tag = try readTag(fd, size: size, path: input)
             var reading = SecretBoxStream(args: old, schedule: oldSchedule)
-            var writing = SecretBoxStream(args: new)
+            // The old stream opens on this thread, the new one seals behind, on the writer's.
+            let writing = HandedOver(SecretBoxStream(args: new))
             try StreamPipeline.run(fd: fd, path: input, length: size - Int64(tagLength), fileSize: size, sink: { try output.write($0) },
-                                   progress: progress) {
-                reading.open($0)
-                writing.seal($0)
-            }
+                                   progress: progress, behind: { writing.value.seal($0) }) { reading.open($0) }
             guard reading.verify(tag) else { throw CryptoFileError.invalidAuthTag(path: input) }
-            try output.write(writing.tag())
+            try output.write(writing.value.tag())
             return size - Int64(tagLength)
         } catch {
             output.abort()
@@ -144,8 +140,8 @@ public enum CryptoFile {
         defer { close(fd) }
         let tag = try readTag(fd, size: size, path: input)
         var box = SecretBoxStream(args: args, schedule: schedule)
-        try StreamPipeline.run(fd: fd, path: input, length: size - Int64(tagLength), fileSize: size,
-                               sink: { try POSIXFile.writeAll(out, $0, path: "<output>") }, progress: nil) { box.open($0) }
+        try StreamPipeline.open(fd: fd, path: input, length: size - Int64(tagLength), fileSize: size, box: &box,
+                                sink: { try POSIXFile.writeAll(out, $0, path: "<output>") }, progress: nil)
         guard box.verify(tag) else { throw CryptoFileError.changedWhileReading(path: input) }
         return schedule
     }

@@ -27,13 +27,54 @@ public struct SecretBoxStream {
     public static let nonceLength = 24
     public static let tagLength = 16
 
-    /// The XSalsa20 key after the schedule (K1), wiped when the stream goes away.
-    private let streamKey: SecretBytes
-    private let nonce: [UInt8]
-    private var mac = crypto_onetimeauth_poly1305_state()
-    /// Position in the keystream of the next data byte (starts after the 32-byte MAC key).
-    private var streamOffset: UInt64 = 32
-    private var finished = false
+    /// The XSalsa20 half: what `seal` and `open` XOR the data with.
+    public private(set) var keystream: Keystream
+    /// The Poly1305 half, over the ciphertext.
+    public private(set) var authenticator: Authenticator
+
+    /// XSalsa20 from keystream byte 32 on (bytes 0..<32 are the Poly1305 key). A stream's two
+    /// halves are independent, so that a pipeline can run them on two threads, each in order.
+    public struct Keystream: Sendable {
+        /// The XSalsa20 key after the schedule (K1), wiped when the stream goes away.
+        fileprivate let streamKey: SecretBytes
+        fileprivate let nonce: [UInt8]
+        /// Position in the keystream of the next data byte.
+        fileprivate var offset: UInt64 = 32
+
+        /// XORs `buffer` with the next keystream bytes, in place.
+        public mutating func xor(_ buffer: UnsafeMutableRawBufferPointer) {
+            SecretBoxStream.xorKeystream(buffer, key: streamKey, nonce: nonce, offset: offset)
+            offset += UInt64(buffer.count)
+        }
+    }
+
+    /// Poly1305 over the ciphertext, in order.
+    public struct Authenticator: Sendable {
+        fileprivate var mac = crypto_onetimeauth_poly1305_state()
+        fileprivate var finished = false
+
+        /// Feeds ciphertext to the MAC.
+        public mutating func update(_ ciphertext: UnsafeRawBufferPointer) {
+            guard ciphertext.count > 0 else { return }
+            crypto_onetimeauth_poly1305_update(&mac, ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(ciphertext.count))
+        }
+
+        /// The 16-byte tag; the MAC state is wiped.
+        public mutating func tag() -> [UInt8] {
+            precondition(!finished)
+            finished = true
+            var out = [UInt8](repeating: 0, count: SecretBoxStream.tagLength)
+            crypto_onetimeauth_poly1305_final(&mac, &out)
+            withUnsafeMutableBytes(of: &mac) { Wipe.bytes($0) }
+            return out
+        }
+
+        /// Constant-time check of `expected` against the computed tag.
+        public mutating func verify(_ expected: [UInt8]) -> Bool {
+            let computed = tag()
+            return expected.count == SecretBoxStream.tagLength && crypto_verify_16(computed, expected) == 0
+        }
+    }
 
     /// - Parameters:
     ///   - key: 32 bytes: a CryptoFile or transfer key, or an X25519 DH secret.
@@ -41,12 +82,19 @@ public struct SecretBoxStream {
     public init(key: SecretBytes, nonce: [UInt8], schedule: KeySchedule = .simplex) {
         precondition(SodiumRuntime.started)
         precondition(key.count == Self.keyLength && nonce.count == Self.nonceLength, "secret box key or nonce of the wrong size")
-        streamKey = Self.streamKey(key, schedule)
-        self.nonce = nonce
+        let streamKey = Self.streamKey(key, schedule)
+        keystream = Keystream(streamKey: streamKey, nonce: nonce)
         var macKey = [UInt8](repeating: 0, count: 32)
         defer { Wipe.array(&macKey) }
         macKey.withUnsafeMutableBytes { Self.xorKeystream($0, key: streamKey, nonce: nonce, offset: 0) }
-        crypto_onetimeauth_poly1305_init(&mac, macKey)
+        authenticator = Authenticator()
+        crypto_onetimeauth_poly1305_init(&authenticator.mac, macKey)
+    }
+
+    /// A stream put back together from its halves after they ran apart.
+    init(keystream: Keystream, authenticator: Authenticator) {
+        self.keystream = keystream
+        self.authenticator = authenticator
     }
 
     public init(args: CryptoFileArgs, schedule: KeySchedule = .simplex) {
@@ -70,43 +118,28 @@ public struct SecretBoxStream {
 
     /// Encrypts in place and feeds the ciphertext to the MAC.
     public mutating func seal(_ buffer: UnsafeMutableRawBufferPointer) {
-        Self.xorKeystream(buffer, key: streamKey, nonce: nonce, offset: streamOffset)
-        streamOffset += UInt64(buffer.count)
-        authenticate(UnsafeRawBufferPointer(buffer))
+        keystream.xor(buffer)
+        authenticator.update(UnsafeRawBufferPointer(buffer))
     }
 
     /// Feeds ciphertext to the MAC, then decrypts it in place.
     public mutating func open(_ buffer: UnsafeMutableRawBufferPointer) {
-        authenticate(UnsafeRawBufferPointer(buffer))
-        Self.xorKeystream(buffer, key: streamKey, nonce: nonce, offset: streamOffset)
-        streamOffset += UInt64(buffer.count)
+        authenticator.update(UnsafeRawBufferPointer(buffer))
+        keystream.xor(buffer)
     }
 
     /// Feeds ciphertext to the MAC without decrypting (a verification pass).
-    public mutating func authenticate(_ ciphertext: UnsafeRawBufferPointer) {
-        guard ciphertext.count > 0 else { return }
-        crypto_onetimeauth_poly1305_update(&mac, ciphertext.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(ciphertext.count))
-    }
+    public mutating func authenticate(_ ciphertext: UnsafeRawBufferPointer) { authenticator.update(ciphertext) }
 
     /// The 16-byte tag; the MAC state is wiped.
-    public mutating func tag() -> [UInt8] {
-        precondition(!finished)
-        finished = true
-        var out = [UInt8](repeating: 0, count: Self.tagLength)
-        crypto_onetimeauth_poly1305_final(&mac, &out)
-        withUnsafeMutableBytes(of: &mac) { Wipe.bytes($0) }
-        return out
-    }
+    public mutating func tag() -> [UInt8] { authenticator.tag() }
 
     /// Constant-time check of `expected` against the computed tag.
-    public mutating func verify(_ expected: [UInt8]) -> Bool {
-        let computed = tag()
-        return expected.count == Self.tagLength && crypto_verify_16(computed, expected) == 0
-    }
+    public mutating func verify(_ expected: [UInt8]) -> Bool { authenticator.verify(expected) }
 
     /// XORs `buffer` with keystream bytes starting at `offset`. libsodium's `_xor_ic` starts at a
     /// 64-byte block boundary, so a leading partial block is done through a scratch block.
-    private static func xorKeystream(_ buffer: UnsafeMutableRawBufferPointer, key: SecretBytes, nonce: [UInt8], offset: UInt64) {
+    fileprivate static func xorKeystream(_ buffer: UnsafeMutableRawBufferPointer, key: SecretBytes, nonce: [UInt8], offset: UInt64) {
         guard buffer.count > 0 else { return }
         var done = 0
         var position = offset

@@ -7,22 +7,27 @@ import Glibc
 
 /// Streams exactly `length` bytes of a file through an in-place transform and on to a sink, in
 /// bounded memory. The sink runs on its own thread a few buffers behind, so the cipher work on
-/// this thread overlaps the writes (on this class of machine the two cost about the same).
+/// this thread overlaps the writes. A second in-place stage, `behind`, runs on the sink's thread
+/// before each write: a secret-box stream puts one of its halves there (the MAC after encrypting,
+/// the keystream after authenticating), since each half costs about as much as the other
+/// (measured 0.48 s and 0.46 s a GiB here), so two cores share the work instead of one doing both.
 enum StreamPipeline {
     static let bufferSize = 1 << 20
     static let depth = 4
 
     typealias Sink = @Sendable (UnsafeRawBufferPointer) throws -> Void
+    /// Runs on the sink's thread, in buffer order, before the sink sees the buffer.
+    typealias Behind = @Sendable (UnsafeMutableRawBufferPointer) -> Void
 
     /// - Parameter fileSize: the whole file's size when the stream began; a file found longer at
     ///   the end was being appended to and is refused.
     static func run(fd: Int32, path: String, length: Int64, fileSize: Int64, sink: Sink?, progress: ProgressTracker?,
-                    transform: (UnsafeMutableRawBufferPointer) -> Void) throws {
+                    behind: Behind? = nil, transform: (UnsafeMutableRawBufferPointer) -> Void) throws {
         POSIXFile.adviseSequential(fd)
         if length <= Int64(bufferSize) || sink == nil {
-            try runInline(fd: fd, path: path, length: length, sink: sink, progress: progress, transform: transform)
+            try runInline(fd: fd, path: path, length: length, sink: sink, progress: progress, behind: behind, transform: transform)
         } else {
-            try runBehind(fd: fd, path: path, length: length, sink: sink!, progress: progress, transform: transform)
+            try runBehind(fd: fd, path: path, length: length, sink: sink!, progress: progress, behind: behind, transform: transform)
         }
         // The file must end where its size said it would: a writer still appending is caught here.
         var probe: UInt8 = 0
@@ -30,7 +35,7 @@ enum StreamPipeline {
     }
 
     private static func runInline(fd: Int32, path: String, length: Int64, sink: Sink?, progress: ProgressTracker?,
-                                  transform: (UnsafeMutableRawBufferPointer) -> Void) throws {
+                                  behind: Behind?, transform: (UnsafeMutableRawBufferPointer) -> Void) throws {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, Int(min(length, Int64(bufferSize)))), alignment: 64)
         defer { Wipe.bytes(buffer); buffer.deallocate() }
         var remaining = length
@@ -39,6 +44,7 @@ enum StreamPipeline {
             let slice = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<want])
             guard try POSIXFile.read(fd, into: slice, path: path) == want else { throw CryptoFileError.changedWhileReading(path: path) }
             transform(slice)
+            behind?(slice)
             try sink?(UnsafeRawBufferPointer(slice))
             progress?.addBytes(Int64(want))
             remaining -= Int64(want)
@@ -47,7 +53,7 @@ enum StreamPipeline {
 
     /// Buffers rotate through `depth` slots; a slot is reused only after its write finished.
     private static func runBehind(fd: Int32, path: String, length: Int64, sink: @escaping Sink, progress: ProgressTracker?,
-                                  transform: (UnsafeMutableRawBufferPointer) -> Void) throws {
+                                  behind: Behind?, transform: (UnsafeMutableRawBufferPointer) -> Void) throws {
         let pool = BufferPool(count: depth, size: bufferSize)
         let queue = DispatchQueue(label: "sxkit.write-behind")
         let free = DispatchSemaphore(value: depth)
@@ -70,6 +76,7 @@ enum StreamPipeline {
             transform(slice.buffer)
             queue.async {
                 if failure.withLock({ $0 == nil }) {
+                    behind?(slice.buffer)
                     do { try sink(UnsafeRawBufferPointer(slice.buffer)) } catch { failure.withLock { $0 = error } }
                 }
                 progress?.addBytes(Int64(want))
@@ -81,6 +88,36 @@ enum StreamPipeline {
         queue.sync {}
         if let error = failure.withLock({ $0 }) { throw error }
     }
+}
+
+extension StreamPipeline {
+    /// `run` that encrypts with `box`: the keystream on this thread, the MAC behind, on the sink's.
+    static func seal(fd: Int32, path: String, length: Int64, fileSize: Int64, box: inout SecretBoxStream, sink: Sink?,
+                     progress: ProgressTracker?) throws {
+        var keystream = box.keystream
+        let mac = HandedOver(box.authenticator)
+        try run(fd: fd, path: path, length: length, fileSize: fileSize, sink: sink, progress: progress,
+                behind: { mac.value.update(UnsafeRawBufferPointer($0)) }) { keystream.xor($0) }
+        box = SecretBoxStream(keystream: keystream, authenticator: mac.value)
+    }
+
+    /// `run` that decrypts with `box`: the MAC on this thread, over the ciphertext as read, the
+    /// keystream behind, on the sink's.
+    static func open(fd: Int32, path: String, length: Int64, fileSize: Int64, box: inout SecretBoxStream, sink: Sink?,
+                     progress: ProgressTracker?) throws {
+        var mac = box.authenticator
+        let keystream = HandedOver(box.keystream)
+        try run(fd: fd, path: path, length: length, fileSize: fileSize, sink: sink, progress: progress,
+                behind: { keystream.value.xor($0) }) { mac.update(UnsafeRawBufferPointer($0)) }
+        box = SecretBoxStream(keystream: keystream.value, authenticator: mac)
+    }
+}
+
+/// State a `Behind` stage owns while the pipeline runs: only the sink's thread touches it then, in
+/// order, and the caller reads it back only after `run` returned (its queue drained).
+final class HandedOver<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// Fixed buffers shared with the writer thread; ownership passes by the semaphore protocol above.

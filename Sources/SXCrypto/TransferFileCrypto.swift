@@ -32,7 +32,7 @@ public enum TransferFileCrypto {
         prefix.withUnsafeMutableBytes { cipher.seal($0) }
         try prefix.withUnsafeBytes { try sink($0) }
 
-        try StreamPipeline.run(fd: fd, path: input, length: size, fileSize: size, sink: sink, progress: progress) { cipher.seal($0) }
+        try StreamPipeline.seal(fd: fd, path: input, length: size, fileSize: size, box: &cipher, sink: sink, progress: progress)
 
         var pad = [UInt8](repeating: paddingByte, count: Int(min(padding, 1 << 16)))
         var remaining = padding

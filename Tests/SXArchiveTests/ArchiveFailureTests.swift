@@ -1,5 +1,6 @@
 import SXArchive
 import SXCore
+import SXTestSupport
 import Testing
 
 /// The typed archive failures: each case's sentence is built once, and its remedy follows its case.
@@ -23,11 +24,94 @@ import Testing
         (.importBlocked(existing: ["/d/previous"], appMayHaveRun: false),
          "cannot finish the import: '/d/previous' exists already; move it away, then settle the import again"),
         (.journalPhaseUnknown(path: "/d/j", phase: "later"), "the import journal '/d/j' names an unknown phase 'later'"),
-        (ArchiveFailure("anything else", remedy: .chooseDataDirectory), "anything else"),
     ] as [(ArchiveFailure, String)])
     func eachCaseSaysItsSentence(failure: ArchiveFailure, sentence: String) {
         #expect(failure.description == sentence)
         #expect(failure.message == sentence)
+        #expect(!sentence.contains("--"), "a library sentence names no flag")
+    }
+
+    /// The ZIP structure checks: every sentence as it was before the checks had cases of their own.
+    @Test(arguments: [
+        (ArchiveFailure.structure(.noEntries), "the archive is empty: it has no entries, not even the chat database"),
+        (.structure(.spansDisks), "the archive spans several disks, which a chat archive never does"),
+        (.structure(.centralDirectoryTooLarge(bytes: 300, limit: 256)), "the archive's central directory is 300 bytes, more than the limit of 256"),
+        (.structure(.centralDirectoryMisplaced(declaredOffset: 77)),
+         "the archive's central directory is not where its end record says (byte 77): the archive is damaged, truncated or has data prepended"),
+        (.structure(.moreEntriesThanDeclared(declared: 3)), "the archive's central directory holds more than the 3 entries its end record declares"),
+        (.structure(.centralRecordDamaged(number: 2)), "the archive's central directory is damaged at entry #2"),
+        (.structure(.nameNotUTF8(number: 4)), "entry #4 has a name that is not valid UTF-8; chat archives name every entry in UTF-8"),
+        (.structure(.entriesOverlap("a", "b")), "entries 'a' and 'b' overlap inside the archive (a zip-bomb trick); refusing it"),
+        (.structure(.entryPastData(entry: "a")), "entry 'a' points past the end of the archive's data: the archive is damaged or truncated"),
+        (.structure(.zip64FieldDamaged(entry: "a")), "entry 'a' has a damaged ZIP64 field"),
+        (.structure(.localNameDiffers(entry: "a", localName: "b")),
+         "entry 'a' is named 'b' in its local header: the central directory and the local headers disagree"),
+        (.structure(.localMethodDiffers(entry: "a")),
+         "entry 'a' has a different compression method or encryption flag in its local header than in the central directory"),
+        (.structure(.localFieldDiffers(entry: "a", field: .size, central: 600, local: 7)),
+         "entry 'a' declares size 7 in its local header but 600 in the central directory: the archive is damaged or forged"),
+        (.structure(.localFieldDiffers(entry: "a", field: .descriptorCRC, central: 1, local: 2)),
+         "entry 'a' declares CRC (in its data descriptor) 2 in its local header but 1 in the central directory: the archive is damaged or forged"),
+    ] as [(ArchiveFailure, String)])
+    func structureSentences(failure: ArchiveFailure, sentence: String) {
+        #expect(failure.description == sentence)
+        #expect(failure.remedy == nil)
+    }
+
+    /// The chat-archive layout checks and what libarchive reads back, one case per entry problem.
+    @Test(arguments: [
+        (ArchiveFailure.entryRefused(entry: "f/a", .appearsTwice),
+         "entry 'f/a' appears twice in the archive; refusing it, since which copy wins would depend on the tool"),
+        (.entryRefused(entry: "f/A", .collides(earlier: "f/a")),
+         "entries 'f/a' and 'f/A' would be the same file on a case-insensitive or Unicode-normalising file system; refusing the archive"),
+        (.entryRefused(entry: "/tmp/e\u{1}vil", .unsafeName(reason: "the name is an absolute path")),
+         "entry '/tmp/e?vil' is refused: the name is an absolute path"),
+        (.entryRefused(entry: "f/sub", .directoryWithoutSlash),
+         "entry 'f/sub' claims to be a directory but its name does not end in '/'; the archive is forged"),
+        (.entryRefused(entry: "f/x", .unknownFileType(mode: 0o170000)), "entry 'f/x' has an unknown file type (mode 170000)"),
+        (.entryRefused(entry: "f/a", .encrypted), "entry 'f/a' is encrypted; chat archives are not, and sxkit does not import encrypted entries"),
+        (.entryRefused(entry: "f/", .directoryWithData), "directory entry 'f/' carries data"),
+        (.entryRefused(entry: "f/a", .unsupportedMethod(14)), "entry 'f/a' is compressed with method 14; chat archives use deflate (8) or none (0)"),
+        (.entryRefused(entry: "f/s", .storedSizeMismatch(stored: 100, size: 1 << 30)),
+         "entry 'f/s' is stored uncompressed, yet declares 100 bytes stored for 1073741824: the archive is damaged or forged"),
+        (.entryRefused(entry: "f/a", .readsBackNamed("f/b")), "entry 'f/a' reads back as 'f/b': the archive is damaged or forged"),
+        (.entryRefused(entry: "f/a", .readsBackAsType(mode: 0o120000)),
+         "entry 'f/a' reads back as a file of another type (mode 120000); a chat archive holds only regular files"),
+        (.entryRefused(entry: "f/a", .dataUnreadable(cause: "bad stream")), "entry 'f/a' is damaged (bad stream); the archive cannot be read past it"),
+        (.notAChatArchive(missing: "simplex_v1_agent.db"),
+         "the archive has no simplex_v1_agent.db: it is not a chat archive (a chat archive holds both databases)"),
+    ] as [(ArchiveFailure, String)])
+    func entrySentences(failure: ArchiveFailure, sentence: String) {
+        #expect(failure.description == sentence)
+        #expect(failure.remedy == nil)
+    }
+
+    /// Space, import, export and writer failures.
+    @Test(arguments: [
+        (ArchiveFailure.notEnoughSpace(purpose: .importing, folder: "/d", needed: 2048, available: 1024, spare: 0),
+         "importing the archive needs 2.00 KiB on the file system of '/d', which has 1.00 KiB free (keeping 0 B spare); free some space and run the command again; nothing was changed"),
+        (.backupInTheWay(path: "/d/simplex_v1_chat.db.bak"),
+         "'/d/simplex_v1_chat.db.bak' is in the way: the import keeps the current database there; move it away or delete it, then run the import again; nothing was changed"),
+        (.archivedDatabaseDamaged(entry: "simplex_v1_chat.db", problem: "its data is damaged"),
+         "the archive's simplex_v1_chat.db is damaged: its data is damaged; nothing was changed"),
+        (.archivedDatabaseUnusable(role: .agent, entry: "simplex_v1_agent.db", outcome: .wrongPassphrase, cause: "the passphrase is wrong"),
+         "the archive's agent database (simplex_v1_agent.db) cannot be used: the passphrase is wrong (an archive's databases keep the passphrase they had when exported); nothing was changed"),
+        (.noSpaceToImport(cause: "No space left on device"),
+         "no space left to import the archive (No space left on device); the staging folder was deleted and nothing was changed"),
+        (.importInterrupted(cause: "rename failed"),
+         "the import stopped while putting the archive's data in place: rename failed; its recovery finishes it"),
+        (.exportSource(path: "/d/simplex_v1_agent.db", problem: .noDatabase),
+         "there is no database at '/d/simplex_v1_agent.db' (the data directory must hold simplex_v1_chat.db and simplex_v1_agent.db)"),
+        (.exportSource(path: "/d/simplex_v1_chat.db", problem: .beingWritten),
+         "another program is writing to '/d/simplex_v1_chat.db'; close SimpleX Chat (and any other program using the database) and retry"),
+        (.exportSource(path: "/d/simplex_v1_chat.db", problem: .uncopyable(cause: "it changed while being read")),
+         "cannot archive '/d/simplex_v1_chat.db': it changed while being read"),
+        (.writerOutOfMemory(path: "/o.zip", allocating: .writer), "cannot start a ZIP writer: out of memory"),
+        (.writerOutOfMemory(path: "/o.zip", allocating: .entry), "cannot describe an entry of '/o.zip': out of memory"),
+        (.methodNotWritable(method: 12, path: "/o.zip"), "cannot write ZIP method 12 into '/o.zip'"),
+    ] as [(ArchiveFailure, String)])
+    func importExportAndWriterSentences(failure: ArchiveFailure, sentence: String) {
+        #expect(failure.description == sentence)
         #expect(!sentence.contains("--"), "a library sentence names no flag")
     }
 
@@ -37,8 +121,41 @@ import Testing
         #expect(ArchiveFailure.databaseInUse(path: "/d/chat.db", settling: true).remedy == .recover(.archiveImport))
         #expect(ArchiveFailure.databaseInUse(path: "/d/chat.db", settling: false).remedy == nil)
         #expect(ArchiveFailure.importBlocked(existing: ["/p"], appMayHaveRun: false).remedy == .recover(.archiveImport))
+        #expect(ArchiveFailure.importInterrupted(cause: "x").remedy == .recover(.archiveImport))
+        #expect(ArchiveFailure.exportSource(path: "/d/chat.db", problem: .noDatabase).remedy == .chooseDataDirectory)
+        #expect(ArchiveFailure.exportSource(path: "/d/chat.db", problem: .beingWritten).remedy == nil)
+        #expect(ArchiveFailure.backupInTheWay(path: "/d/chat.db.bak").remedy == nil)
+        #expect(ArchiveFailure.notEnoughSpace(purpose: .importing, folder: "/", needed: 1, available: 0, spare: 0).remedy == nil)
         #expect(ArchiveFailure.zipBomb(detail: "big").remedy == nil)
-        #expect(ArchiveFailure("kept", remedy: .chooseDataDirectory).remedy == .chooseDataDirectory)
         #expect(ArchiveFailure.truncated(detail: "short").exitStatus == .failed)
+    }
+
+    /// The checks throw the case itself, with its data, so a caller can match it rather than its text.
+    @Test func hostileArchivesAreRefusedWithTheirCase() throws {
+        let folder = try TempFolder("sx-failure-case")
+        func archive(_ body: String) throws -> String { try ZipFixture.make(folder, "in.zip", body) }
+        #expect(throws: ArchiveFailure.structure(.noEntries)) { try ChatArchiveCheck.run(try archive("zipfile.ZipFile(out, 'w').close()")) }
+        #expect(throws: ArchiveFailure.entryRefused(entry: "simplex_v1_files/a.txt", .appearsTwice)) {
+            try ChatArchiveCheck.run(try archive("with zipfile.ZipFile(out, 'w') as z:\n base(z)\n z.writestr(info('simplex_v1_files/a.txt'), b'second')"))
+        }
+        #expect(throws: ArchiveFailure.entryRefused(entry: "simplex_v1_files/A.TXT", .collides(earlier: "simplex_v1_files/a.txt"))) {
+            try ChatArchiveCheck.run(try archive("with zipfile.ZipFile(out, 'w') as z:\n base(z)\n z.writestr(info('simplex_v1_files/A.TXT'), b'x')"))
+        }
+        #expect(throws: ArchiveFailure.notAChatArchive(missing: "simplex_v1_agent.db")) {
+            try ChatArchiveCheck.run(try archive("with zipfile.ZipFile(out, 'w') as z:\n base(z, agent=False)"))
+        }
+        #expect(throws: ArchiveFailure.structure(.localFieldDiffers(entry: "simplex_v1_files/a.txt", field: .size, central: 600, local: 7))) {
+            try ChatArchiveCheck.run(try archive("with zipfile.ZipFile(out, 'w') as z:\n base(z)\npatch('local', 'simplex_v1_files/a.txt', 'usize', 7)"))
+        }
+        let sound = try archive("with zipfile.ZipFile(out, 'w') as z:\n base(z)")
+        do {
+            _ = try ArchiveVerify.run(sound, passphrase: nil, limits: ArchiveLimits(spareBytes: Int64.max / 4), tempRoot: folder.path)
+            Issue.record("verify went ahead without the space it needs")
+        } catch let failure as ArchiveFailure {
+            guard case .notEnoughSpace(.checkingDatabases, _, 12288, _, Int64.max / 4) = failure else {
+                Issue.record("not the space case with its numbers: \(failure)")
+                return
+            }
+        }
     }
 }

@@ -38,6 +38,12 @@ enum ZipFixture {
             p += 4
     """#
 
+    /// The fixture's Python script failed: a broken test, never an archive refusal.
+    struct ScriptFailed: Error, CustomStringConvertible {
+        let stderr: String
+        var description: String { "fixture script failed: \(stderr)" }
+    }
+
     /// Runs `body` (Python, after the prelude; `out` is the archive's path) and returns the path.
     static func make(_ folder: TempFolder, _ name: String, _ body: String) throws -> String {
         let path = folder.file(name)
@@ -50,7 +56,7 @@ enum ZipFixture {
         let message = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw ArchiveFailure("fixture script failed: " + String(decoding: message, as: UTF8.self))
+            throw ScriptFailed(stderr: String(decoding: message, as: UTF8.self))
         }
         return path
     }

@@ -34,10 +34,10 @@ public struct ArchiveLimits: Sendable, Equatable {
     }
 
     /// Refuses when `bytes` (plus the spare) do not fit on the file system of `folder`.
-    public func requireSpace(_ bytes: Int64, at folder: String, for purpose: String) throws {
+    public func requireSpace(_ bytes: Int64, at folder: String, for purpose: ArchiveFailure.SpacePurpose) throws {
         let available = try Self.availableBytes(at: folder)
         guard bytes + spareBytes <= available else {
-            throw ArchiveFailure("\(purpose) needs \(ByteCount.format(bytes)) on the file system of '\(folder)', which has \(ByteCount.format(available)) free (keeping \(ByteCount.format(spareBytes)) spare); free some space and run the command again; nothing was changed")
+            throw ArchiveFailure.notEnoughSpace(purpose: purpose, folder: folder, needed: bytes, available: available, spare: spareBytes)
         }
     }
 }

@@ -54,7 +54,7 @@ public enum ArchiveVerify {
         let databaseBytes = plan.items.filter { $0.entry == .chatDatabase || $0.entry == .agentDatabase }.reduce(0) { $0 + $1.record.uncompressedSize }
         let scratch = try PrivateFolder(label: "verify", root: tempRoot)
         defer { scratch.remove() }
-        try limits.requireSpace(databaseBytes, at: scratch.path, for: "checking the archive's databases")
+        try limits.requireSpace(databaseBytes, at: scratch.path, for: .checkingDatabases)
         let reader = try ChatArchiveReader(plan: plan, progress: progress)
         var entries: [ArchiveVerifyEntry] = []
         while let item = try reader.next() {

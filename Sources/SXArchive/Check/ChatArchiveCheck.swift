@@ -52,11 +52,11 @@ public enum ChatArchiveCheck {
         for record in directory.entries {
             let checked = try check(record, limits: limits)
             guard names.insert(Array(record.name.utf8)).inserted else {
-                throw ArchiveFailure("entry '\(record.name)' appears twice in the archive; refusing it, since which copy wins would depend on the tool")
+                throw ArchiveFailure.entryRefused(entry: record.name, .appearsTwice)
             }
             let key = ArchiveEntryName.collisionKey(record.name)
             if let other = keys[key] {
-                throw ArchiveFailure("entries '\(other)' and '\(record.name)' would be the same file on a case-insensitive or Unicode-normalising file system; refusing the archive")
+                throw ArchiveFailure.entryRefused(entry: record.name, .collides(earlier: other))
             }
             keys[key] = record.name
             if case .skipped(let reason) = checked {
@@ -79,7 +79,7 @@ public enum ChatArchiveCheck {
             throw ArchiveFailure.zipBomb(detail: "the archive (\(ByteCount.format(directory.fileSize))) would expand to \(ByteCount.format(total)), more than \(limits.maxRatio):1")
         }
         for required in [ChatArchiveEntry.chatDatabase, .agentDatabase] where !items.contains(where: { $0.entry == required }) {
-            throw ArchiveFailure("the archive has no \(required.entryName): it is not a chat archive (a chat archive holds both databases)")
+            throw ArchiveFailure.notAChatArchive(missing: required.entryName)
         }
         return ChatArchivePlan(archivePath: path, archiveSize: directory.fileSize, items: items)
     }
@@ -97,7 +97,7 @@ public enum ChatArchiveCheck {
     static func check(_ record: ZipEntryRecord, limits: ArchiveLimits) throws -> Checked {
         let name = record.name
         if let problem = ArchiveEntryName.problem(name) {
-            throw ArchiveFailure("entry '\(Self.printable(name))' is refused: \(problem)")
+            throw ArchiveFailure.entryRefused(entry: name, .unsafeName(reason: problem))
         }
         if let mode = record.unixMode {
             switch mode & 0o170000 {
@@ -106,26 +106,26 @@ public enum ChatArchiveCheck {
             case 0o010000: throw ArchiveFailure.entryNotRegular(entry: name, kind: "FIFO")
             case 0o140000: throw ArchiveFailure.entryNotRegular(entry: name, kind: "socket")
             case 0o040000 where !record.isDirectory:
-                throw ArchiveFailure("entry '\(name)' claims to be a directory but its name does not end in '/'; the archive is forged")
+                throw ArchiveFailure.entryRefused(entry: name, .directoryWithoutSlash)
             case 0, 0o100000, 0o040000: break
-            default: throw ArchiveFailure("entry '\(name)' has an unknown file type (mode \(String(mode, radix: 8)))")
+            default: throw ArchiveFailure.entryRefused(entry: name, .unknownFileType(mode: mode))
             }
         }
         if record.isEncrypted {
-            throw ArchiveFailure("entry '\(name)' is encrypted; chat archives are not, and sxkit does not import encrypted entries")
+            throw ArchiveFailure.entryRefused(entry: name, .encrypted)
         }
         if record.isDirectory {
-            guard record.uncompressedSize == 0 else { throw ArchiveFailure("directory entry '\(name)' carries data") }
+            guard record.uncompressedSize == 0 else { throw ArchiveFailure.entryRefused(entry: name, .directoryWithData) }
             return layoutDirectories.contains(name) ? .layoutDirectory : .skipped("is a folder outside the chat archive layout")
         }
         guard let entry = ChatArchiveEntry(entryName: name) else {
             return .skipped("is outside the chat archive layout (\(layoutDescription))")
         }
         guard record.method == 0 || record.method == 8 else {
-            throw ArchiveFailure("entry '\(name)' is compressed with method \(record.method); chat archives use deflate (8) or none (0)")
+            throw ArchiveFailure.entryRefused(entry: name, .unsupportedMethod(record.method))
         }
         if record.method == 0, record.compressedSize != record.uncompressedSize {
-            throw ArchiveFailure("entry '\(name)' is stored uncompressed, yet declares \(record.compressedSize) bytes stored for \(record.uncompressedSize): the archive is damaged or forged")
+            throw ArchiveFailure.entryRefused(entry: name, .storedSizeMismatch(stored: record.compressedSize, size: record.uncompressedSize))
         }
         let (ratioBound, ratioOverflow) = limits.maxRatio.multipliedReportingOverflow(by: max(record.compressedSize, 1))
         if record.uncompressedSize > limits.ratioThresholdBytes, !ratioOverflow, record.uncompressedSize > ratioBound {

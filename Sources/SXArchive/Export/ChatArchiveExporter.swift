@@ -82,7 +82,7 @@ public struct ChatArchiveExporter: Sendable {
         }
         try checkDestination(output)
         for database in dataDirectory.databases where POSIXFile.linkStatus(database) == nil {
-            throw ArchiveFailure("there is no database at '\(database)' (the data directory must hold \(ChatArchiveEntry.chatDatabaseName) and \(ChatArchiveEntry.agentDatabaseName))", remedy: .chooseDataDirectory)
+            throw ArchiveFailure.exportSource(path: database, problem: .noDatabase)
         }
         var report = ChatArchiveExportReport(archive: output)
         report.removedLeftovers = AtomicFileWriter.removeStaleTempFiles(of: output)
@@ -105,7 +105,7 @@ public struct ChatArchiveExporter: Sendable {
             let snapshot = DatabaseSnapshot(path: path, passphrase: passphrase, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
             try snapshot.hold { fd, size in
                 let copied = try copier.copy(fd: fd, size: size, status: try fileStatus(fd, path), name: entry.entryName, path: path)
-                if let problem = copied.problem { throw ArchiveFailure("cannot archive '\(path)': \(problem)") }
+                if let problem = copied.problem { throw ArchiveFailure.exportSource(path: path, problem: .uncopyable(cause: problem)) }
             }
         }
         for file in plan.files {

@@ -96,7 +96,7 @@ struct DatabaseSnapshot {
     }
 
     private var writerFailure: ArchiveFailure {
-        ArchiveFailure("another program is writing to '\(path)'; close SimpleX Chat (and any other program using the database) and retry")
+        ArchiveFailure.exportSource(path: path, problem: .beingWritten)
     }
 }
 

@@ -77,7 +77,7 @@ public enum ArchiveImport {
         do {
             outcome = try ImportSwap.complete(journal, journalPath: journalPath)
         } catch {
-            throw ArchiveFailure("the import stopped while putting the archive's data in place: \(ErrorCause.text(of: error)); its recovery finishes it", remedy: .recover(.archiveImport))
+            throw ArchiveFailure.importInterrupted(cause: ErrorCause.text(of: error))
         }
         let elapsed = start.duration(to: clock.now)
         return ArchiveImportReport(archiveErrors: plan.skippedErrors + stagingErrors + outcome.archiveErrors, entries: entries, bytes: bytes,
@@ -98,12 +98,12 @@ public enum ArchiveImport {
         for database in data.databases {
             let backup = ImportFiles.backup(database)
             for path in [backup] + DataDirectoryNames.companionSuffixes.map({ backup + $0 }) where ImportFiles.exists(path) {
-                throw ArchiveFailure("'\(path)' is in the way: the import keeps the current database there; move it away or delete it, then run the import again; nothing was changed")
+                throw ArchiveFailure.backupInTheWay(path: path)
             }
         }
         var existing = data.root
         while !ImportFiles.exists(existing), existing != "/" { existing = Path.parent(existing) }
-        try limits.requireSpace(plan.totalBytes, at: existing, for: "importing the archive")
+        try limits.requireSpace(plan.totalBytes, at: existing, for: .importing)
     }
 
     /// Extracts the archive's databases to a private folder and tests `passphrase` on each.
@@ -112,7 +112,7 @@ public enum ArchiveImport {
         let scratch = try PrivateFolder(label: "import", root: tempRoot)
         defer { scratch.remove() }
         let databaseBytes = plan.items.filter { $0.entry?.databaseRole != nil }.reduce(0) { $0 + $1.record.uncompressedSize }
-        try limits.requireSpace(databaseBytes, at: scratch.path, for: "testing the passphrase of the archive's databases")
+        try limits.requireSpace(databaseBytes, at: scratch.path, for: .testingPassphrase)
         let reader = try ChatArchiveReader(plan: plan, progress: progress)
         var tested = 0
         while tested < 2, let item = try reader.next() {
@@ -120,7 +120,7 @@ public enum ArchiveImport {
             let copy = try ExtractedFile(path: Path.join(scratch.path, item.record.name), mode: 0o600)
             defer { copy.discard() }
             if let problem = try reader.readData({ try copy.write($0) }) {
-                throw ArchiveFailure("the archive's \(item.record.name) is damaged: \(problem); nothing was changed")
+                throw ArchiveFailure.archivedDatabaseDamaged(entry: item.record.name, problem: problem)
             }
             try copy.finish()
             // A kill here leaves the private copy in $TMPDIR: the next import (or recover) removes it.
@@ -128,7 +128,7 @@ public enum ArchiveImport {
             let result = KeyTester.test(DatabaseTarget(role: role, path: copy.path), passphrase: passphrase,
                                         named: item.record.name)
             guard result.outcome == .correct else {
-                throw ArchiveFailure("the archive's \(role.rawValue) database (\(item.record.name)) cannot be used: \(result.message) (an archive's databases keep the passphrase they had when exported); nothing was changed")
+                throw ArchiveFailure.archivedDatabaseUnusable(role: role, entry: item.record.name, outcome: result.outcome, cause: result.message)
             }
             tested += 1
         }
@@ -177,7 +177,7 @@ public enum ArchiveImport {
                 if let problem {
                     out.discard()
                     if entry.databaseRole != nil {
-                        throw ArchiveFailure("the archive's \(item.record.name) is damaged: \(problem); nothing was changed")
+                        throw ArchiveFailure.archivedDatabaseDamaged(entry: item.record.name, problem: problem)
                     }
                     // The bare file name, as simplex-chat's Archive.hs reports a file (`AEFileError {file}`).
                     errors.append(.fileError(file: Path.basename(item.record.name), fileError: "\(problem); the file was not imported"))
@@ -202,7 +202,7 @@ public enum ArchiveImport {
     /// Says "no space" as such; other failures keep their own sentence.
     static func translate(_ error: any Error) -> any Error {
         if let error = error as? FileSystemError, error.isNoSpace {
-            return ArchiveFailure("no space left to import the archive (\(ErrorCause.text(of: error))); the staging folder was deleted and nothing was changed")
+            return ArchiveFailure.noSpaceToImport(cause: ErrorCause.text(of: error))
         }
         return error
     }

@@ -33,14 +33,14 @@ final class ChatArchiveReader {
         let item = plan.items[index]
         let name = item.record.name
         if let seen = header.name, seen != name, seen + "/" != name {
-            throw ArchiveFailure("entry '\(name)' reads back as '\(seen)': the archive is damaged or forged")
+            throw ArchiveFailure.entryRefused(entry: name, .readsBackNamed(seen))
         }
         if header.isHardLink { throw ArchiveFailure.entryNotRegular(entry: name, kind: "hard link") }
-        if header.isEncrypted { throw ArchiveFailure("entry '\(name)' is encrypted; sxkit does not import encrypted entries") }
+        if header.isEncrypted { throw ArchiveFailure.entryRefused(entry: name, .encrypted) }
         // A skipped entry is never extracted; it need only be a file or a folder (links and devices were refused).
         let expectedType: UInt32 = item.entry == nil ? 0o040000 : 0o100000
         guard header.fileType == expectedType || (item.skipped != nil && [0o040000, 0o100000].contains(header.fileType)) else {
-            throw ArchiveFailure("entry '\(name)' reads back as a file of another type (mode \(String(header.fileType, radix: 8))); a chat archive holds only regular files")
+            throw ArchiveFailure.entryRefused(entry: name, .readsBackAsType(mode: header.fileType))
         }
         return item
     }
@@ -57,7 +57,7 @@ final class ChatArchiveReader {
                 chunk = try buffer.withUnsafeMutableBytes { try stream.read(into: $0) }
             } catch let failure as ArchiveFailure {
                 // libarchive cannot go on past a broken deflate stream: the whole reading stops here.
-                throw ArchiveFailure("entry '\(record.name)' is damaged (\(failure.message)); the archive cannot be read past it")
+                throw ArchiveFailure.entryRefused(entry: record.name, .dataUnreadable(cause: failure.message))
             }
             switch chunk {
             case .bytes(let n):

@@ -77,15 +77,15 @@ struct ZipBytes {
 
     mutating func directory(maxEntries: Int) throws -> ZipDirectory {
         let end = try endOfCentralDirectory()
-        guard end.entries > 0 else { throw ArchiveFailure("the archive is empty: it has no entries, not even the chat database") }
+        guard end.entries > 0 else { throw ArchiveFailure.structure(.noEntries) }
         guard end.entries <= Int64(maxEntries) else {
             throw ArchiveFailure.zipBomb(detail: "the archive has \(end.entries) entries, more than the limit of \(maxEntries)")
         }
         guard end.directorySize <= ZipDirectory.maxCentralDirectoryBytes else {
-            throw ArchiveFailure("the archive's central directory is \(end.directorySize) bytes, more than the limit of \(ZipDirectory.maxCentralDirectoryBytes)")
+            throw ArchiveFailure.structure(.centralDirectoryTooLarge(bytes: end.directorySize, limit: ZipDirectory.maxCentralDirectoryBytes))
         }
         guard end.directoryOffset + end.directorySize == end.directoryEnd else {
-            throw ArchiveFailure("the archive's central directory is not where its end record says (byte \(end.directoryOffset)): the archive is damaged, truncated or has data prepended")
+            throw ArchiveFailure.structure(.centralDirectoryMisplaced(declaredOffset: end.directoryOffset))
         }
         let central = try bytes(at: end.directoryOffset, count: Int(end.directorySize))
         var entries: [ZipEntryRecord] = []
@@ -96,11 +96,11 @@ struct ZipBytes {
             at = next
         }
         guard at == central.count else {
-            throw ArchiveFailure("the archive's central directory holds more than the \(end.entries) entries its end record declares")
+            throw ArchiveFailure.structure(.moreEntriesThanDeclared(declared: end.entries))
         }
         entries.sort { $0.localHeaderOffset < $1.localHeaderOffset }
         for (a, b) in zip(entries, entries.dropFirst()) where a.endOffset > b.localHeaderOffset {
-            throw ArchiveFailure("entries '\(a.name)' and '\(b.name)' overlap inside the archive (a zip-bomb trick); refusing it")
+            throw ArchiveFailure.structure(.entriesOverlap(a.name, b.name))
         }
         if let last = entries.last, last.endOffset > end.directoryOffset {
             throw ArchiveFailure.damaged(detail: "entry '\(last.name)' runs into the central directory")
@@ -139,7 +139,7 @@ struct ZipBytes {
             throw ArchiveFailure.notAZip(path: path, reason: .noZipSignature)
         }
         guard le16(tail, e + 4) == 0, le16(tail, e + 6) == 0, le16(tail, e + 8) == le16(tail, e + 10) else {
-            throw ArchiveFailure("the archive spans several disks, which a chat archive never does")
+            throw ArchiveFailure.structure(.spansDisks)
         }
         var record = EndRecord(entries: Int64(le16(tail, e + 10)), directorySize: Int64(le32(tail, e + 12)),
                                directoryOffset: Int64(le32(tail, e + 16)), directoryEnd: tailStart + Int64(e))
@@ -162,14 +162,14 @@ struct ZipBytes {
     /// and the offset of the next central record.
     func centralRecord(_ c: [UInt8], at: Int, index: Int, directoryOffset: Int64) throws -> (ZipEntryRecord, Int) {
         guard at + 46 <= c.count, le32(c, at) == 0x0201_4B50 else {
-            throw ArchiveFailure("the archive's central directory is damaged at entry #\(index + 1)")
+            throw ArchiveFailure.structure(.centralRecordDamaged(number: index + 1))
         }
         let nameLength = Int(le16(c, at + 28)), extraLength = Int(le16(c, at + 30)), commentLength = Int(le16(c, at + 32))
         let next = at + 46 + nameLength + extraLength + commentLength
-        guard next <= c.count else { throw ArchiveFailure("the archive's central directory is damaged at entry #\(index + 1)") }
+        guard next <= c.count else { throw ArchiveFailure.structure(.centralRecordDamaged(number: index + 1)) }
         let nameBytes = Array(c[(at + 46)..<(at + 46 + nameLength)])
         guard let name = String(validating: nameBytes, as: UTF8.self) else {
-            throw ArchiveFailure("entry #\(index + 1) has a name that is not valid UTF-8; chat archives name every entry in UTF-8")
+            throw ArchiveFailure.structure(.nameNotUTF8(number: index + 1))
         }
         var record = ZipEntryRecord(
             name: name, method: le16(c, at + 10), flags: le16(c, at + 8), crc32: le32(c, at + 16),
@@ -185,7 +185,7 @@ struct ZipBytes {
             throw ArchiveFailure.damaged(detail: "entry '\(name)' says it starts on another disk")
         }
         guard record.localHeaderOffset < directoryOffset else {
-            throw ArchiveFailure("entry '\(name)' points past the end of the archive's data: the archive is damaged or truncated")
+            throw ArchiveFailure.structure(.entryPastData(entry: name))
         }
         try checkLocalHeader(&record, centralNameBytes: nameBytes, zip64: usesZip64)
         return (record, next)
@@ -227,7 +227,7 @@ struct ZipBytes {
             if id == 0x0001 {
                 var p = at + 4
                 func take() throws -> Int64 {
-                    guard p + 8 <= at + 4 + length else { throw ArchiveFailure("entry '\(record.name)' has a damaged ZIP64 field") }
+                    guard p + 8 <= at + 4 + length else { throw ArchiveFailure.structure(.zip64FieldDamaged(entry: record.name)) }
                     defer { p += 8 }
                     return Int64(clamping: le64(extra, p))
                 }
@@ -253,11 +253,11 @@ struct ZipBytes {
         let localName = try bytes(at: record.localHeaderOffset + 30, count: nameLength)
         guard localName == centralNameBytes else {
             let shown = String(decoding: localName, as: UTF8.self)
-            throw ArchiveFailure("entry '\(name)' is named '\(shown)' in its local header: the central directory and the local headers disagree")
+            throw ArchiveFailure.structure(.localNameDiffers(entry: name, localName: shown))
         }
         let localFlags = le16(h, 6)
         guard le16(h, 8) == record.method, localFlags & 0x0041 == record.flags & 0x0041 else {
-            throw ArchiveFailure("entry '\(name)' has a different compression method or encryption flag in its local header than in the central directory")
+            throw ArchiveFailure.structure(.localMethodDiffers(entry: name))
         }
         var local = record
         local.crc32 = le32(h, 14)
@@ -266,15 +266,17 @@ struct ZipBytes {
         let localExtra = try bytes(at: record.localHeaderOffset + 30 + Int64(nameLength), count: extraLength)
         let localZip64 = try applyZip64(localExtra, to: &local, offsetToo: false)
         let deferred = localFlags & 0x0008 != 0   // sizes and CRC follow the data in a descriptor
-        func disagree(_ what: String, _ a: Int64, _ b: Int64) -> ArchiveFailure {
-            ArchiveFailure("entry '\(name)' declares \(what) \(b) in its local header but \(a) in the central directory: the archive is damaged or forged")
+        func disagree(_ field: ArchiveFailure.HeaderField, central: Int64, local: Int64) -> ArchiveFailure {
+            .structure(.localFieldDiffers(entry: name, field: field, central: central, local: local))
         }
-        if !deferred || local.crc32 != 0, local.crc32 != record.crc32 { throw disagree("CRC", Int64(record.crc32), Int64(local.crc32)) }
+        if !deferred || local.crc32 != 0, local.crc32 != record.crc32 {
+            throw disagree(.crc, central: Int64(record.crc32), local: Int64(local.crc32))
+        }
         if !deferred || local.compressedSize != 0, local.compressedSize != record.compressedSize {
-            throw disagree("compressed size", record.compressedSize, local.compressedSize)
+            throw disagree(.compressedSize, central: record.compressedSize, local: local.compressedSize)
         }
         if !deferred || local.uncompressedSize != 0, local.uncompressedSize != record.uncompressedSize {
-            throw disagree("size", record.uncompressedSize, local.uncompressedSize)
+            throw disagree(.size, central: record.uncompressedSize, local: local.uncompressedSize)
         }
         let dataStart = record.localHeaderOffset + 30 + Int64(nameLength) + Int64(extraLength)
         var end = dataStart + record.compressedSize
@@ -286,7 +288,7 @@ struct ZipBytes {
             let head = try bytes(at: end, count: 4)
             let signed = le32(head, 0) == 0x0807_4B50
             let crc = signed ? le32(try bytes(at: end + 4, count: 4), 0) : le32(head, 0)
-            guard crc == record.crc32 else { throw disagree("CRC (in its data descriptor)", Int64(record.crc32), Int64(crc)) }
+            guard crc == record.crc32 else { throw disagree(.descriptorCRC, central: Int64(record.crc32), local: Int64(crc)) }
             end += (signed ? 4 : 0) + 4 + (localZip64 || zip64 ? 16 : 8)
         }
         record.endOffset = end

@@ -58,7 +58,7 @@ public final class ZipWriter {
 
     /// Starts a ZIP on `descriptor` (which stays owned by the caller); `path` names it in errors.
     public init(descriptor: Int32, path: String) throws {
-        guard let a = archive_write_new() else { throw ArchiveFailure("cannot start a ZIP writer: out of memory") }
+        guard let a = archive_write_new() else { throw ArchiveFailure.writerOutOfMemory(path: path, allocating: .writer) }
         archive = a
         self.path = path
         try check(archive_write_set_format_zip(a), "choose the ZIP format for")
@@ -80,9 +80,9 @@ public final class ZipWriter {
         switch method {
         case .stored: try check(archive_write_zip_set_compression_store(archive), "choose stored for an entry of")
         case .deflate: try check(archive_write_zip_set_compression_deflate(archive), "choose deflate for an entry of")
-        case .other(let code): throw ArchiveFailure("cannot write ZIP method \(code) into '\(path)'")
+        case .other(let code): throw ArchiveFailure.methodNotWritable(method: code, path: path)
         }
-        guard let entry = archive_entry_new() else { throw ArchiveFailure("cannot describe an entry of '\(path)': out of memory") }
+        guard let entry = archive_entry_new() else { throw ArchiveFailure.writerOutOfMemory(path: path, allocating: .entry) }
         defer { archive_entry_free(entry) }
         archive_entry_set_pathname_utf8(entry, name)
         archive_entry_set_filetype(entry, UInt32(Glibc.S_IFREG))

@@ -8,10 +8,10 @@ import SXDatabase
 public enum ArchiveFailure: SXError, Equatable {
     /// The file at `path` is no ZIP archive at all.
     case notAZip(path: String, reason: NotAZipReason)
-    /// The archive ends before its records do (`detail` says where).
-    case truncated(detail: String)
-    /// The ZIP structure is inconsistent (`detail` says what was found).
-    case damaged(detail: String)
+    /// The archive ends before its records do.
+    case truncated(Truncation)
+    /// The ZIP structure is inconsistent.
+    case damaged(Damage)
     /// The end record, the central directory or a local header is refused before any data is read.
     case structure(ZipStructureProblem)
     /// An entry is not a regular file (`kind`: "symbolic link", "device file", "FIFO", "socket", "hard link").
@@ -20,8 +20,8 @@ public enum ArchiveFailure: SXError, Equatable {
     case entryRefused(entry: String, EntryProblem)
     /// The archive lacks `missing` (a database's entry name), so it is no chat archive.
     case notAChatArchive(missing: String)
-    /// The archive (or one entry) would expand beyond a limit: `detail` says which.
-    case zipBomb(detail: String)
+    /// The archive (or one entry) would expand beyond a limit.
+    case zipBomb(ZipBombSign)
     /// The file system holding `folder` has too little free space for `purpose` (all in bytes).
     case notEnoughSpace(purpose: SpacePurpose, folder: String, needed: Int64, available: Int64, spare: Int64)
     /// libarchive could not open, or go on reading, the archive at `path`.
@@ -68,10 +68,10 @@ public enum ArchiveFailure: SXError, Equatable {
             case .empty: return "'\(path)' is empty (0 bytes), not a ZIP archive"
             case .noZipSignature: return "'\(path)' is not a ZIP archive"
             }
-        case .truncated(let detail):
-            return "the archive is truncated: \(detail)"
-        case .damaged(let detail):
-            return "\(detail): the archive is damaged"
+        case .truncated(let truncation):
+            return "the archive is truncated: " + Self.sentence(truncation)
+        case .damaged(let damage):
+            return Self.sentence(damage) + ": the archive is damaged"
         case .structure(let problem):
             return Self.sentence(problem)
         case .entryNotRegular(let entry, let kind):
@@ -80,8 +80,8 @@ public enum ArchiveFailure: SXError, Equatable {
             return Self.sentence(entry, problem)
         case .notAChatArchive(let missing):
             return "the archive has no \(missing): it is not a chat archive (a chat archive holds both databases)"
-        case .zipBomb(let detail):
-            return "\(detail); refusing a likely zip bomb"
+        case .zipBomb(let sign):
+            return Self.sentence(sign) + "; refusing a likely zip bomb"
         case .notEnoughSpace(let purpose, let folder, let needed, let available, let spare):
             return "\(Self.noun(purpose)) needs \(ByteCount.format(needed)) on the file system of '\(folder)', which has "
                 + "\(ByteCount.format(available)) free (keeping \(ByteCount.format(spare)) spare); "
@@ -231,6 +231,43 @@ public enum ArchiveFailure: SXError, Equatable {
         case .importing: "importing the archive"
         case .testingPassphrase: "testing the passphrase of the archive's databases"
         case .checkingDatabases: "checking the archive's databases"
+        }
+    }
+}
+
+extension ArchiveFailure {
+    private static func sentence(_ truncation: Truncation) -> String {
+        switch truncation {
+        case .endsBeforeRecords(let fileSize, let recordsEnd): "it ends at byte \(fileSize), but its records reach byte \(recordsEnd)"
+        case .shortRead(let offset): "a read at byte \(offset) came back short"
+        case .endMissing: "it starts like a ZIP, but its end (the central directory) is missing"
+        case .entryDataMissing(let entry, let bytes): "entry '\(entry)' needs \(bytes) bytes of data, and the file ends before them"
+        }
+    }
+
+    private static func sentence(_ damage: Damage) -> String {
+        switch damage {
+        case .entryRunsIntoCentralDirectory(let entry): "entry '\(entry)' runs into the central directory"
+        case .zip64LocatorMissing: "the archive's ZIP64 end locator is missing"
+        case .zip64RecordMisplaced: "the archive's ZIP64 end record is out of place"
+        case .zip64RecordMissing: "the archive's ZIP64 end record is missing"
+        case .entryOnAnotherDisk(let entry): "entry '\(entry)' says it starts on another disk"
+        case .localHeaderMissing(let entry, let offset): "entry '\(entry)' has no local header where the central directory says (byte \(offset))"
+        case .fewerEntriesRead(let read, let listed): "libarchive found \(read) entries in the archive, the central directory lists \(listed)"
+        case .moreEntriesRead: "libarchive found more entries in the archive than its central directory lists"
+        }
+    }
+
+    private static func sentence(_ sign: ZipBombSign) -> String {
+        switch sign {
+        case .tooManyEntries(let count, let limit): "the archive has \(count) entries, more than the limit of \(limit)"
+        case .expandsBeyondLimit(let limit, let reachedAt):
+            "the archive would expand to more than \(ByteCount.format(limit)) (reached at entry '\(reachedAt)')"
+        case .archiveRatio(let archiveBytes, let expandedBytes, let ratio):
+            "the archive (\(ByteCount.format(archiveBytes))) would expand to \(ByteCount.format(expandedBytes)), more than \(ratio):1"
+        case .entryRatio(let entry, let compressed, let uncompressed, let ratio):
+            "entry '\(entry)' would expand from \(ByteCount.format(compressed)) to \(ByteCount.format(uncompressed)), more than \(ratio):1"
+        case .inflatesBeyondDeclared(let entry, let declared): "entry '\(entry)' inflates to more than the \(declared) bytes its headers declare"
         }
     }
 }

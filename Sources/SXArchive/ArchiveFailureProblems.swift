@@ -1,6 +1,37 @@
 /// The data of ArchiveFailure's grouped cases. The sentences are in ArchiveFailure.swift, so that
 /// each case is worded in one place; these types only say what was found.
 extension ArchiveFailure {
+    /// Where the archive ends before its records do.
+    public enum Truncation: Sendable, Equatable {
+        case endsBeforeRecords(fileSize: Int64, recordsEnd: Int64)
+        case shortRead(offset: Int64)
+        /// It starts with a ZIP signature, but no end record is found.
+        case endMissing
+        case entryDataMissing(entry: String, bytes: Int64)
+    }
+
+    /// What is inconsistent in the ZIP structure.
+    public enum Damage: Sendable, Equatable {
+        case entryRunsIntoCentralDirectory(entry: String)
+        case zip64LocatorMissing, zip64RecordMisplaced, zip64RecordMissing
+        case entryOnAnotherDisk(entry: String)
+        case localHeaderMissing(entry: String, offset: Int64)
+        /// libarchive's reading ended after `read` entries; the central directory lists `listed`.
+        case fewerEntriesRead(read: Int, listed: Int)
+        case moreEntriesRead
+    }
+
+    /// Which expansion limit the archive, or one entry, would break.
+    public enum ZipBombSign: Sendable, Equatable {
+        case tooManyEntries(count: Int64, limit: Int64)
+        /// The declared sizes add up past `limit` bytes, first at entry `reachedAt`.
+        case expandsBeyondLimit(limit: Int64, reachedAt: String)
+        case archiveRatio(archiveBytes: Int64, expandedBytes: Int64, ratio: Int64)
+        case entryRatio(entry: String, compressed: Int64, uncompressed: Int64, ratio: Int64)
+        /// Inflating gave more than the `declared` size.
+        case inflatesBeyondDeclared(entry: String, declared: Int64)
+    }
+
     /// How far libarchive got with an archive it could not read.
     public enum ReadStep: Sendable, Equatable {
         case allocate, open, nextEntry, data

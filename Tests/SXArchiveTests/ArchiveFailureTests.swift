@@ -8,10 +8,10 @@ import Testing
     @Test(arguments: [
         (ArchiveFailure.notAZip(path: "/a.zip", reason: .empty), "'/a.zip' is empty (0 bytes), not a ZIP archive"),
         (.notAZip(path: "/a.zip", reason: .noZipSignature), "'/a.zip' is not a ZIP archive"),
-        (.truncated(detail: "a read at byte 9 came back short"), "the archive is truncated: a read at byte 9 came back short"),
-        (.damaged(detail: "the archive's ZIP64 end record is missing"), "the archive's ZIP64 end record is missing: the archive is damaged"),
+        (.truncated(.shortRead(offset: 9)), "the archive is truncated: a read at byte 9 came back short"),
+        (.damaged(.zip64RecordMissing), "the archive's ZIP64 end record is missing: the archive is damaged"),
         (.entryNotRegular(entry: "x", kind: "symbolic link"), "entry 'x' is a symbolic link; a chat archive holds only regular files"),
-        (.zipBomb(detail: "the archive has 9 entries, more than the limit of 8"),
+        (.zipBomb(.tooManyEntries(count: 9, limit: 8)),
          "the archive has 9 entries, more than the limit of 8; refusing a likely zip bomb"),
         (.unreadable(path: "/a.zip", step: .nextEntry, cause: "bad header"), "cannot read the next entry of '/a.zip': bad header"),
         (.unwritable(path: "/o.zip", operation: "finish", cause: "no"), "cannot finish '/o.zip': no"),
@@ -126,8 +126,8 @@ import Testing
         #expect(ArchiveFailure.exportSource(path: "/d/chat.db", problem: .beingWritten).remedy == nil)
         #expect(ArchiveFailure.backupInTheWay(path: "/d/chat.db.bak").remedy == nil)
         #expect(ArchiveFailure.notEnoughSpace(purpose: .importing, folder: "/", needed: 1, available: 0, spare: 0).remedy == nil)
-        #expect(ArchiveFailure.zipBomb(detail: "big").remedy == nil)
-        #expect(ArchiveFailure.truncated(detail: "short").exitStatus == .failed)
+        #expect(ArchiveFailure.zipBomb(.tooManyEntries(count: 9, limit: 8)).remedy == nil)
+        #expect(ArchiveFailure.truncated(.endMissing).exitStatus == .failed)
     }
 
     /// The checks throw the case itself, with its data, so a caller can match it rather than its text.
@@ -157,5 +157,29 @@ import Testing
                 return
             }
         }
+    }
+
+    @Test(arguments: [
+        (ArchiveFailure.truncated(.endsBeforeRecords(fileSize: 100, recordsEnd: 130)), "the archive is truncated: it ends at byte 100, but its records reach byte 130"),
+        (.truncated(.endMissing), "the archive is truncated: it starts like a ZIP, but its end (the central directory) is missing"),
+        (.truncated(.entryDataMissing(entry: "a.jpg", bytes: 512)), "the archive is truncated: entry 'a.jpg' needs 512 bytes of data, and the file ends before them"),
+        (.damaged(.entryRunsIntoCentralDirectory(entry: "a.jpg")), "entry 'a.jpg' runs into the central directory: the archive is damaged"),
+        (.damaged(.zip64LocatorMissing), "the archive's ZIP64 end locator is missing: the archive is damaged"),
+        (.damaged(.zip64RecordMisplaced), "the archive's ZIP64 end record is out of place: the archive is damaged"),
+        (.damaged(.entryOnAnotherDisk(entry: "b")), "entry 'b' says it starts on another disk: the archive is damaged"),
+        (.damaged(.localHeaderMissing(entry: "b", offset: 77)), "entry 'b' has no local header where the central directory says (byte 77): the archive is damaged"),
+        (.damaged(.fewerEntriesRead(read: 3, listed: 5)), "libarchive found 3 entries in the archive, the central directory lists 5: the archive is damaged"),
+        (.damaged(.moreEntriesRead), "libarchive found more entries in the archive than its central directory lists: the archive is damaged"),
+        (.zipBomb(.expandsBeyondLimit(limit: 1 << 30, reachedAt: "big.bin")),
+         "the archive would expand to more than 1.00 GiB (reached at entry 'big.bin'); refusing a likely zip bomb"),
+        (.zipBomb(.archiveRatio(archiveBytes: 1 << 20, expandedBytes: 2 << 30, ratio: 1000)),
+         "the archive (1.00 MiB) would expand to 2.00 GiB, more than 1000:1; refusing a likely zip bomb"),
+        (.zipBomb(.entryRatio(entry: "e", compressed: 1024, uncompressed: 2 << 20, ratio: 1000)),
+         "entry 'e' would expand from 1.00 KiB to 2.00 MiB, more than 1000:1; refusing a likely zip bomb"),
+        (.zipBomb(.inflatesBeyondDeclared(entry: "e", declared: 10)), "entry 'e' inflates to more than the 10 bytes its headers declare; refusing a likely zip bomb"),
+    ])
+    func truncationDamageAndZipBombSentences(failure: ArchiveFailure, sentence: String) {
+        #expect(failure.description == sentence)
+        #expect(failure.remedy == nil)
     }
 }

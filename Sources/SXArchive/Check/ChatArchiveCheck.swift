@@ -65,7 +65,7 @@ public enum ChatArchiveCheck {
             }
             let (sum, overflow) = total.addingReportingOverflow(record.uncompressedSize)
             guard !overflow, sum <= limits.maxTotalBytes else {
-                throw ArchiveFailure.zipBomb(detail: "the archive would expand to more than \(ByteCount.format(limits.maxTotalBytes)) (reached at entry '\(record.name)')")
+                throw ArchiveFailure.zipBomb(.expandsBeyondLimit(limit: limits.maxTotalBytes, reachedAt: record.name))
             }
             total = sum
             if case .entry(let entry) = checked {
@@ -76,7 +76,7 @@ public enum ChatArchiveCheck {
         }
         let (archiveBound, boundOverflow) = limits.maxRatio.multipliedReportingOverflow(by: max(directory.fileSize, 1))
         if total > limits.ratioThresholdBytes, !boundOverflow, total > archiveBound {
-            throw ArchiveFailure.zipBomb(detail: "the archive (\(ByteCount.format(directory.fileSize))) would expand to \(ByteCount.format(total)), more than \(limits.maxRatio):1")
+            throw ArchiveFailure.zipBomb(.archiveRatio(archiveBytes: directory.fileSize, expandedBytes: total, ratio: limits.maxRatio))
         }
         for required in [ChatArchiveEntry.chatDatabase, .agentDatabase] where !items.contains(where: { $0.entry == required }) {
             throw ArchiveFailure.notAChatArchive(missing: required.entryName)
@@ -129,7 +129,7 @@ public enum ChatArchiveCheck {
         }
         let (ratioBound, ratioOverflow) = limits.maxRatio.multipliedReportingOverflow(by: max(record.compressedSize, 1))
         if record.uncompressedSize > limits.ratioThresholdBytes, !ratioOverflow, record.uncompressedSize > ratioBound {
-            throw ArchiveFailure.zipBomb(detail: "entry '\(name)' would expand from \(ByteCount.format(record.compressedSize)) to \(ByteCount.format(record.uncompressedSize)), more than \(limits.maxRatio):1")
+            throw ArchiveFailure.zipBomb(.entryRatio(entry: name, compressed: record.compressedSize, uncompressed: record.uncompressedSize, ratio: limits.maxRatio))
         }
         return .entry(entry)
     }

@@ -22,13 +22,13 @@ final class ChatArchiveReader {
     func next() throws -> ChatArchivePlan.Item? {
         guard let header = try stream.next() else {
             guard index + 1 == plan.items.count else {
-                throw ArchiveFailure.damaged(detail: "libarchive found \(index + 1) entries in the archive, the central directory lists \(plan.items.count)")
+                throw ArchiveFailure.damaged(.fewerEntriesRead(read: index + 1, listed: plan.items.count))
             }
             return nil
         }
         index += 1
         guard index < plan.items.count else {
-            throw ArchiveFailure.damaged(detail: "libarchive found more entries in the archive than its central directory lists")
+            throw ArchiveFailure.damaged(.moreEntriesRead)
         }
         let item = plan.items[index]
         let name = item.record.name
@@ -63,7 +63,7 @@ final class ChatArchiveReader {
             case .bytes(let n):
                 count += Int64(n)
                 guard count <= record.uncompressedSize else {
-                    throw ArchiveFailure.zipBomb(detail: "entry '\(record.name)' inflates to more than the \(record.uncompressedSize) bytes its headers declare")
+                    throw ArchiveFailure.zipBomb(.inflatesBeyondDeclared(entry: record.name, declared: record.uncompressedSize))
                 }
                 try buffer.withUnsafeBytes { try sink(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
                 bytesRead += Int64(n)

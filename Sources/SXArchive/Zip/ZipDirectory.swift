@@ -67,11 +67,11 @@ struct ZipBytes {
 
     func bytes(at offset: Int64, count: Int) throws -> [UInt8] {
         guard offset >= 0, count >= 0, offset + Int64(count) <= size else {
-            throw ArchiveFailure.truncated(detail: "it ends at byte \(size), but its records reach byte \(offset + Int64(count))")
+            throw ArchiveFailure.truncated(.endsBeforeRecords(fileSize: size, recordsEnd: offset + Int64(count)))
         }
         var buffer = [UInt8](repeating: 0, count: count)
         let n = try buffer.withUnsafeMutableBytes { try POSIXFile.pread(fd, into: $0, at: offset, path: path) }
-        guard n == count else { throw ArchiveFailure.truncated(detail: "a read at byte \(offset) came back short") }
+        guard n == count else { throw ArchiveFailure.truncated(.shortRead(offset: offset)) }
         return buffer
     }
 
@@ -79,7 +79,7 @@ struct ZipBytes {
         let end = try endOfCentralDirectory()
         guard end.entries > 0 else { throw ArchiveFailure.structure(.noEntries) }
         guard end.entries <= Int64(maxEntries) else {
-            throw ArchiveFailure.zipBomb(detail: "the archive has \(end.entries) entries, more than the limit of \(maxEntries)")
+            throw ArchiveFailure.zipBomb(.tooManyEntries(count: end.entries, limit: Int64(maxEntries)))
         }
         guard end.directorySize <= ZipDirectory.maxCentralDirectoryBytes else {
             throw ArchiveFailure.structure(.centralDirectoryTooLarge(bytes: end.directorySize, limit: ZipDirectory.maxCentralDirectoryBytes))
@@ -103,7 +103,7 @@ struct ZipBytes {
             throw ArchiveFailure.structure(.entriesOverlap(a.name, b.name))
         }
         if let last = entries.last, last.endOffset > end.directoryOffset {
-            throw ArchiveFailure.damaged(detail: "entry '\(last.name)' runs into the central directory")
+            throw ArchiveFailure.damaged(.entryRunsIntoCentralDirectory(entry: last.name))
         }
         return ZipDirectory(path: path, fileSize: size, entries: entries)
     }
@@ -134,7 +134,7 @@ struct ZipBytes {
         guard let e = found else {
             let head = try bytes(at: 0, count: Int(min(size, 4)))
             if head == [0x50, 0x4B, 3, 4] {
-                throw ArchiveFailure.truncated(detail: "it starts like a ZIP, but its end (the central directory) is missing")
+                throw ArchiveFailure.truncated(.endMissing)
             }
             throw ArchiveFailure.notAZip(path: path, reason: .noZipSignature)
         }
@@ -147,11 +147,11 @@ struct ZipBytes {
         if usesZip64 {
             let locatorOffset = record.directoryEnd - 20
             let locator = try bytes(at: locatorOffset, count: 20)
-            guard le32(locator, 0) == 0x0706_4B50 else { throw ArchiveFailure.damaged(detail: "the archive's ZIP64 end locator is missing") }
+            guard le32(locator, 0) == 0x0706_4B50 else { throw ArchiveFailure.damaged(.zip64LocatorMissing) }
             let recordOffset = Int64(le64(locator, 8))
-            guard recordOffset >= 0, recordOffset + 56 <= locatorOffset else { throw ArchiveFailure.damaged(detail: "the archive's ZIP64 end record is out of place") }
+            guard recordOffset >= 0, recordOffset + 56 <= locatorOffset else { throw ArchiveFailure.damaged(.zip64RecordMisplaced) }
             let z = try bytes(at: recordOffset, count: 56)
-            guard le32(z, 0) == 0x0606_4B50 else { throw ArchiveFailure.damaged(detail: "the archive's ZIP64 end record is missing") }
+            guard le32(z, 0) == 0x0606_4B50 else { throw ArchiveFailure.damaged(.zip64RecordMissing) }
             record = EndRecord(entries: Int64(clamping: le64(z, 32)), directorySize: Int64(clamping: le64(z, 40)),
                                directoryOffset: Int64(clamping: le64(z, 48)), directoryEnd: recordOffset)
         }
@@ -182,7 +182,7 @@ struct ZipBytes {
         let mode = le32(c, at + 38) >> 16
         if madeBy == 3, mode != 0 { record.unixMode = mode }   // 3 = Unix
         guard le16(c, at + 34) == 0 || le16(c, at + 34) == 0xFFFF && usesZip64 else {
-            throw ArchiveFailure.damaged(detail: "entry '\(name)' says it starts on another disk")
+            throw ArchiveFailure.damaged(.entryOnAnotherDisk(entry: name))
         }
         guard record.localHeaderOffset < directoryOffset else {
             throw ArchiveFailure.structure(.entryPastData(entry: name))
@@ -247,7 +247,7 @@ struct ZipBytes {
         let name = record.name
         let h = try bytes(at: record.localHeaderOffset, count: 30)
         guard le32(h, 0) == 0x0403_4B50 else {
-            throw ArchiveFailure.damaged(detail: "entry '\(name)' has no local header where the central directory says (byte \(record.localHeaderOffset))")
+            throw ArchiveFailure.damaged(.localHeaderMissing(entry: name, offset: record.localHeaderOffset))
         }
         let nameLength = Int(le16(h, 26)), extraLength = Int(le16(h, 28))
         let localName = try bytes(at: record.localHeaderOffset + 30, count: nameLength)
@@ -281,7 +281,7 @@ struct ZipBytes {
         let dataStart = record.localHeaderOffset + 30 + Int64(nameLength) + Int64(extraLength)
         var end = dataStart + record.compressedSize
         guard end <= size else {
-            throw ArchiveFailure.truncated(detail: "entry '\(name)' needs \(record.compressedSize) bytes of data, and the file ends before them")
+            throw ArchiveFailure.truncated(.entryDataMissing(entry: name, bytes: record.compressedSize))
         }
         if deferred {
             // Data descriptor: optional signature, CRC, then 4- or 8-byte sizes.

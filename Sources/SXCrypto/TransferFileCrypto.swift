@@ -67,9 +67,12 @@ public enum TransferFileCrypto {
             guard reader.totalSize == encryptedSize, encryptedSize >= overhead + 2 else {
                 throw TransferFileError.wrongEncryptedSize(path: name, expected: encryptedSize, actual: reader.totalSize)
             }
-            var cipher = SecretBoxStream(args: args)
+            let cipher = SecretBoxStream(args: args)
+            var mac = cipher.authenticator
+            let keystream = HandedOver(cipher.keystream)
             // Three stages, each on its own thread, a few buffers apart: reading the chunks (around the
-            // page cache, at the disk's speed), decrypting (here), and writing the plaintext.
+            // page cache, at the disk's speed), authenticating the ciphertext (here), and decrypting and
+            // writing the plaintext (the two halves of the secret box cost about the same).
             let behind = PlaintextWriter(parser: PlaintextParser(bodyLength: encryptedSize - Int64(tagLength), path: name), output: output)
             let ring = ReadAhead(reader: reader, bodyLength: encryptedSize - Int64(tagLength))
             let writing = DispatchQueue(label: "sxkit.transfer.write-behind")
@@ -81,17 +84,18 @@ public enum TransferFileCrypto {
             ring.start()
             while let slot = try ring.next() {
                 if let failure = behind.writeFailure { throw failure }
-                cipher.open(slot)
-                let shared = SharedSlice(bytes: UnsafeRawBufferPointer(slot))
+                mac.update(UnsafeRawBufferPointer(slot))
+                let shared = SharedSlice(bytes: slot)
                 writing.async {
-                    behind.consume(shared.bytes)
+                    keystream.value.xor(shared.bytes)
+                    behind.consume(UnsafeRawBufferPointer(shared.bytes))
                     progress?.addBytes(Int64(shared.bytes.count))
                     ring.recycle()
                 }
             }
             writing.sync {}
             if let failure = behind.writeFailure { throw failure }
-            guard cipher.verify(try ring.tag()) else { throw TransferFileError.invalidAuthTag(path: name) }
+            guard mac.verify(try ring.tag()) else { throw TransferFileError.invalidAuthTag(path: name) }
             return try behind.finish()
         } catch {
             output.abort()
@@ -140,7 +144,7 @@ private final class PlaintextWriter: @unchecked Sendable {
 }
 
 private struct SharedSlice: @unchecked Sendable {
-    let bytes: UnsafeRawBufferPointer
+    let bytes: UnsafeMutableRawBufferPointer
 }
 
 /// Splits the decrypted stream into payload size, header, content (written out) and padding (checked).

@@ -141,6 +141,39 @@ struct TransferVectorTests {
         #expect(!FileManager.default.fileExists(atPath: temp.file("out")))
     }
 
+    /// Decrypting authenticates on one thread and runs the keystream on the writer's, buffer after
+    /// buffer: a file of several 1 MiB buffers, sealed by libsodium directly from bytes written out
+    /// here (8-byte size, name length, name, '0' for no extra, content, '#' padding), split in two
+    /// segments mid-buffer, must decrypt to its content; a flipped byte in the third buffer fails the tag.
+    @Test("a multi-buffer transfer file sealed by libsodium decrypts across segments")
+    func multiBufferIndependent() throws {
+        let temp = try TempFolder()
+        let key = SodiumRuntime.randomBytes(count: 32), nonce = SodiumRuntime.randomBytes(count: 24)
+        let args = try CryptoFileArgs(key: key, nonce: nonce)
+        let content = (0..<3_500_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 5) }
+        let name = Array("big.bin".utf8)
+        let header = [UInt8(name.count)] + name + [0x30]
+        let payloadSize = UInt64(header.count + content.count)
+        var stream = (0..<8).map { UInt8(truncatingIfNeeded: payloadSize >> (56 - 8 * UInt64($0))) } + header + content
+        let encryptedSize = 4 * 1_048_576
+        stream += [UInt8](repeating: 0x23, count: encryptedSize - 16 - stream.count)
+        let sealed = IndependentSecretBox.seal(stream, key: key, nonce: nonce)
+        let first = try temp.write("seg-1", Array(sealed[0..<1_500_000])), second = try temp.write("seg-2", Array(sealed[1_500_000...]))
+        let writer = try AtomicFileWriter(destination: temp.file("out"))
+        let decoded = try TransferFileCrypto.decrypt(segments: [first, second], encryptedSize: Int64(encryptedSize), args: args, to: writer)
+        try writer.commit()
+        #expect(decoded.name == "big.bin" && decoded.extra == nil)
+        #expect(try temp.read("out") == content)
+
+        var tampered = sealed
+        tampered[2 * 1_048_576 + 77] ^= 1
+        let bad = try temp.write("tampered", tampered)
+        let refused = try AtomicFileWriter(destination: temp.file("refused"))
+        #expect(throws: TransferFileError.invalidAuthTag(path: bad)) {
+            try TransferFileCrypto.decrypt(segments: [bad], encryptedSize: Int64(encryptedSize), args: args, to: refused)
+        }
+    }
+
     @Test("a name longer than 255 bytes is refused")
     func longName() {
         #expect(throws: TransferFileError.headerFieldTooLong(field: "file name", bytes: 256)) {

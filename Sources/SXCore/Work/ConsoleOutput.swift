@@ -37,37 +37,3 @@ public final class ConsoleOutput: Sendable {
         return 80
     }
 }
-
-/// Human-readable byte counts in binary units ("1.5 GiB").
-public enum ByteCount {
-    public static func format(_ bytes: Int64) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-        var value = Double(bytes)
-        var unit = 0
-        while abs(value) >= 1024, unit < units.count - 1 { value /= 1024; unit += 1 }
-        return unit == 0 ? "\(bytes) B" : String(format: value < 10 ? "%.2f" : "%.1f", value) + " " + units[unit]
-    }
-}
-
-/// Minimal JSON text helpers for hand-assembled lines (event streams), where building a Codable
-/// type per line would be noise. Strings are escaped exactly as aeson escapes them (`\\`, `\"`, `\n`,
-/// `\r`, `\t`, other control characters as lower-case `\u00xx`, the rest raw), so lines meant to match
-/// the chat core's bytes use it too.
-public enum JSONText {
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            case _ where FileNameBytes.isEscape(scalar): out += FileNameBytes.display(String(scalar), prefix: "\\\\x")
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-}

@@ -1,5 +1,6 @@
 import SXFileEncryption
 import SXCore
+import SXTerminal
 import SXCrypto
 
 /// Renders a batch report: aligned text, or one JSON object a line under --json.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SXFileEncryption
 import SXCore
+import SXTerminal
 import SXDatabase
 
 /// Runs `files encrypt|decrypt` on a data directory's files folder and renders what happened:

@@ -1,5 +1,6 @@
 import Foundation
 import SXCore
+import SXTerminal
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,11 +1,13 @@
 import Foundation
+import SXCore
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A locked writer to a file descriptor, so that lines from concurrent workers never interleave.
-/// Only the CLI hands these out; library code reports through return values and trackers.
+/// Only the CLI hands these out; library code reports through return values and trackers, and never
+/// imports this module.
 public final class ConsoleOutput: Sendable {
     public let descriptor: Int32
     private let lock = Mutex(())

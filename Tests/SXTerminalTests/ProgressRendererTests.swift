@@ -129,7 +129,7 @@ struct JSONProgressLinesTests {
 
     @Test func allFields() throws {
         let s = snapshot(items: 2, of: 5, bytes: 100, ofBytes: 900, elapsed: 1.23456, label: "send \"a\"\n")
-        let json = try object(JSONProgressLines.json(s))
+        let json = try object(try JSONProgressLines.json(s))
         #expect(json["type"] as? String == "progress")
         #expect(json["label"] as? String == "send \"a\"\n")
         #expect((json["itemsDone"] as? NSNumber)?.intValue == 2)
@@ -141,9 +141,21 @@ struct JSONProgressLinesTests {
     }
 
     @Test func unknownTotalsAreLeftOut() throws {
-        let json = try object(JSONProgressLines.json(snapshot(items: 7, bytes: 8)))
+        let json = try object(try JSONProgressLines.json(snapshot(items: 7, bytes: 8)))
         #expect(Set(json.keys) == ["type", "label", "itemsDone", "bytesDone", "seconds"])
-        #expect(!JSONProgressLines.json(snapshot()).contains("\n"))
+        #expect(try !JSONProgressLines.json(snapshot()).contains("\n"))
+    }
+
+    /// Encoded as every `--json` line is (JSONDocument.line): compact, keys sorted, slashes as they
+    /// are, seconds to the millisecond, a name that is not UTF-8 escaped.
+    @Test func theLineIsExactlyTheJSONVocabularysEncoding() throws {
+        let s = snapshot(items: 2, of: 5, bytes: 100, ofBytes: 900, elapsed: 1.23456, label: "send a/b.bin")
+        #expect(try JSONProgressLines.json(s)
+            == #"{"bytesDone":100,"bytesTotal":900,"itemsDone":2,"itemsTotal":5,"label":"send a/b.bin","seconds":1.235,"type":"progress"}"#)
+        #expect(try JSONProgressLines.json(snapshot(items: 1, bytes: 0, elapsed: 3, label: "copy"))
+            == #"{"bytesDone":0,"itemsDone":1,"label":"copy","seconds":3,"type":"progress"}"#)
+        let latin1 = FileNameBytes.string(Array("caf".utf8) + [0xE9] + Array(".jpg".utf8))
+        #expect(try JSONProgressLines.json(snapshot(label: latin1)).contains(#""label":"caf\\xE9.jpg""#))
     }
 
     @Test func rendererWritesOneObjectPerLine() throws {

@@ -74,10 +74,13 @@ let package = Package(
         ),
         // Sample data directories for the demo, tests and benchmarks.
         .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXImages"], swiftSettings: strict),
+        // What only the CLI needs to talk to a terminal: the locked stdout/stderr writer, the progress
+        // renderers and their ticker, the JSON printer. No domain module depends on it: they never print.
+        .target(name: "SXTerminal", dependencies: ["SXCore"], swiftSettings: strict),
         .executableTarget(
             name: "sxkit",
             dependencies: [
-                "SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXImages", "SXSample", "SXTransfer",
+                "SXCore", "SXTerminal", "SXCrypto", "SXDatabase", "SXArchive", "SXImages", "SXSample", "SXTransfer",
                 "SXRelayHTTP", "SXRelayServer", "SXProfileMove", "SXStorage", "SXFileEncryption",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -97,6 +100,7 @@ let package = Package(
         // Shared test helpers, including the relay conformance checks every ChunkRelay runs.
         .target(name: "SXTestSupport", dependencies: ["SXCore", "SXCrypto", "SXTransfer", "CSodium"], path: "Tests/SXTestSupport", swiftSettings: strict),
         .testTarget(name: "SXCoreTests", dependencies: ["SXCore", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXTerminalTests", dependencies: ["SXTerminal", "SXCore"], swiftSettings: strict),
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXImagesTests", dependencies: ["SXImages", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXImages", "SXSample", "SXTestSupport", "SXTransfer", "SXRelayHTTP"], swiftSettings: strict),

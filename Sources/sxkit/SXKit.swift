@@ -1,5 +1,6 @@
 import ArgumentParser
 import SXCore
+import SXTerminal
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,5 @@
 import Foundation
 @testable import SXCore
-import Synchronization
 import Testing
 
 private func snapshot(items: Int = 0, of itemsTotal: Int? = nil, bytes: Int64 = 0, ofBytes bytesTotal: Int64? = nil,
@@ -46,6 +45,18 @@ struct ProgressSnapshotTests {
         #expect(snapshot(items: 0, of: 10, elapsed: 5).etaSeconds == nil)
         #expect(snapshot(bytes: 100, ofBytes: 100, elapsed: 5).etaSeconds == 0)
     }
+
+    @Test func noETAFromAFirstTinySample() {
+        // The first frame of a 1 GiB receive, 200 ms in, one 64 KiB chunk down: the average rate
+        // would promise nearly an hour. No ETA until a second has passed and 1 % is done.
+        let first = snapshot(bytes: 64 << 10, ofBytes: 1 << 30, elapsed: 0.2)
+        #expect(first.etaSeconds == nil)
+        #expect(snapshot(bytes: 64 << 10, ofBytes: 1 << 30, elapsed: 5).etaSeconds == nil, "under 1 % done")
+        #expect(snapshot(bytes: 600 << 20, ofBytes: 1 << 30, elapsed: 0.5).etaSeconds == nil, "under a second")
+        #expect(snapshot(bytes: 512 << 20, ofBytes: 1 << 30, elapsed: 2).etaSeconds == 2)
+        #expect(snapshot(items: 1, of: 200, elapsed: 3).etaSeconds == nil)
+        #expect(snapshot(items: 2, of: 200, elapsed: 3).etaSeconds == 297)
+    }
 }
 
 @Suite("ProgressTracker")
@@ -90,146 +101,6 @@ struct ProgressTrackerTests {
     }
 }
 
-/// Records what a ticker hands it.
-private final class RecordingRenderer: ProgressRenderer {
-    let updates = Mutex<[ProgressSnapshot]>([])
-    let finishes = Mutex<[ProgressSnapshot]>([])
-    func update(_ snapshot: ProgressSnapshot) { updates.withLock { $0.append(snapshot) } }
-    func finish(_ snapshot: ProgressSnapshot) { finishes.withLock { $0.append(snapshot) } }
-}
-
-@Suite("ProgressTicker")
-struct ProgressTickerTests {
-    @Test func pollsAndFinishesOnceWithTheFinalState() {
-        let tracker = ProgressTracker(label: "tick", itemsTotal: 3)
-        let renderer = RecordingRenderer()
-        let ticker = ProgressTicker(tracker: tracker, renderer: renderer, interval: .milliseconds(5))
-        tracker.itemDone()
-        usleep(50_000)
-        tracker.itemDone()
-        tracker.itemDone()
-        ticker.stop()
-        ticker.stop()
-        #expect(!renderer.updates.withLock { $0 }.isEmpty)
-        let finishes = renderer.finishes.withLock { $0 }
-        #expect(finishes.count == 1)
-        #expect(finishes.first?.itemsDone == 3)
-    }
-}
-
-@Suite("TerminalProgressBar")
-struct TerminalProgressBarTests {
-    @Test func lineShowsLabelBarPercentCountsRateAndETA() {
-        let line = TerminalProgressBar.line(snapshot(items: 3, of: 10, bytes: 512 * 1024, ofBytes: 1024 * 1024, elapsed: 2, label: "encrypt"),
-                                            width: 120)
-        #expect(line.hasPrefix("encrypt ["))
-        #expect(line.contains(" 50%"))
-        #expect(line.contains("3/10"))
-        #expect(line.contains("512.0 KiB/1.00 MiB"))
-        #expect(line.contains("256.0 KiB/s"))
-        #expect(line.contains("ETA 0:02"))
-        #expect(line.count <= 119)
-    }
-
-    @Test func barFillsInProportion() throws {
-        let line = TerminalProgressBar.line(snapshot(items: 1, of: 4, label: "x"), width: 80)
-        let open = try #require(line.firstIndex(of: "["))
-        let close = try #require(line.firstIndex(of: "]"))
-        let inside = line[line.index(after: open)..<close]
-        let filled = inside.filter { $0 == "=" }.count
-        #expect(inside.count >= 10 && inside.count <= 40)
-        #expect(filled == inside.count / 4)
-        #expect(line.contains(" 25%"))
-    }
-
-    @Test func aSingleItemIsNotCounted() {
-        let line = TerminalProgressBar.line(snapshot(items: 0, of: 1, label: "copy"), width: 80)
-        #expect(!line.contains("0/1"))
-        #expect(line.contains("  0%"))
-    }
-
-    @Test func unknownTotalsShowNoBarOrPercent() {
-        let line = TerminalProgressBar.line(snapshot(items: 3, bytes: 2048, elapsed: 1, label: "copy"), width: 80)
-        #expect(!line.contains("%"))
-        #expect(!line.contains("["))
-        #expect(!line.contains("3"), "items without a total are not shown")
-        #expect(line.contains("2.00 KiB  2.00 KiB/s"))
-        #expect(!line.contains("ETA"))
-    }
-
-    @Test func longETAUsesHours() {
-        // 1 % in 101 s: 9999 s to go.
-        let line = TerminalProgressBar.line(snapshot(bytes: 100, ofBytes: 10_000, elapsed: 101), width: 120)
-        #expect(line.contains("ETA 2:46:39"))
-    }
-
-    @Test func noETAFromAFirstTinySample() {
-        // The first frame of a 1 GiB receive, 200 ms in, one 64 KiB chunk down: the average rate
-        // would promise nearly an hour. No ETA until a second has passed and 1 % is done.
-        let first = snapshot(bytes: 64 << 10, ofBytes: 1 << 30, elapsed: 0.2)
-        #expect(first.etaSeconds == nil)
-        #expect(!TerminalProgressBar.line(first, width: 120).contains("ETA"))
-        #expect(snapshot(bytes: 64 << 10, ofBytes: 1 << 30, elapsed: 5).etaSeconds == nil, "under 1 % done")
-        #expect(snapshot(bytes: 600 << 20, ofBytes: 1 << 30, elapsed: 0.5).etaSeconds == nil, "under a second")
-        #expect(snapshot(bytes: 512 << 20, ofBytes: 1 << 30, elapsed: 2).etaSeconds == 2)
-        #expect(snapshot(items: 1, of: 200, elapsed: 3).etaSeconds == nil)
-        #expect(snapshot(items: 2, of: 200, elapsed: 3).etaSeconds == 297)
-    }
-
-    @Test func lineIsCutToTheTerminalWidth() {
-        let label = String(repeating: "L", count: 300)
-        #expect(TerminalProgressBar.line(snapshot(items: 1, of: 2, label: label), width: 60).count == 59)
-        #expect(TerminalProgressBar.line(snapshot(items: 1, of: 2, label: label), width: 5).count == 20)
-    }
-
-    @Test func rendererRedrawsInPlaceAndClearsOnFinish() throws {
-        let captured = try CapturedOutput()
-        let bar = TerminalProgressBar(output: captured.output)
-        let s = snapshot(items: 1, of: 2, label: "job")
-        bar.update(s)
-        bar.finish(s)
-        let expected = "\r" + TerminalProgressBar.line(s, width: 80) + "\u{1B}[K" + "\r\u{1B}[K"
-        #expect(captured.text() == expected)
-    }
-}
-
-@Suite("JSONProgressLines")
-struct JSONProgressLinesTests {
-    private func object(_ line: String) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-    }
-
-    @Test func allFields() throws {
-        let s = snapshot(items: 2, of: 5, bytes: 100, ofBytes: 900, elapsed: 1.23456, label: "send \"a\"\n")
-        let json = try object(JSONProgressLines.json(s))
-        #expect(json["type"] as? String == "progress")
-        #expect(json["label"] as? String == "send \"a\"\n")
-        #expect((json["itemsDone"] as? NSNumber)?.intValue == 2)
-        #expect((json["itemsTotal"] as? NSNumber)?.intValue == 5)
-        #expect((json["bytesDone"] as? NSNumber)?.int64Value == 100)
-        #expect((json["bytesTotal"] as? NSNumber)?.int64Value == 900)
-        #expect((json["seconds"] as? NSNumber)?.doubleValue == 1.235)
-        #expect(Set(json.keys) == ["type", "label", "itemsDone", "itemsTotal", "bytesDone", "bytesTotal", "seconds"])
-    }
-
-    @Test func unknownTotalsAreLeftOut() throws {
-        let json = try object(JSONProgressLines.json(snapshot(items: 7, bytes: 8)))
-        #expect(Set(json.keys) == ["type", "label", "itemsDone", "bytesDone", "seconds"])
-        #expect(!JSONProgressLines.json(snapshot()).contains("\n"))
-    }
-
-    @Test func rendererWritesOneObjectPerLine() throws {
-        let captured = try CapturedOutput()
-        let renderer = JSONProgressLines(output: captured.output)
-        renderer.update(snapshot(items: 1, of: 2))
-        renderer.finish(snapshot(items: 2, of: 2))
-        let lines = captured.text().split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count == 3 && lines[2].isEmpty)
-        #expect((try object(String(lines[0]))["itemsDone"] as? NSNumber)?.intValue == 1)
-        #expect((try object(String(lines[1]))["itemsDone"] as? NSNumber)?.intValue == 2)
-    }
-}
-
 @Suite("ProgressPhases")
 struct ProgressPhasesTests {
     @Test func followsThePhaseThatStartedLast() {
@@ -255,19 +126,5 @@ struct ProgressPhasesTests {
         second.setTotals(items: nil, bytes: 10)
         #expect(phases.snapshot().elapsedSeconds < 0.2, "the decrypt phase's clock starts when it does, not with the download")
         #expect(first.snapshot().elapsedSeconds >= 0.3)
-    }
-
-    @Test func aTickerFollowsThePhases() {
-        let first = ProgressTracker(label: "a", bytesTotal: 1), second = ProgressTracker(label: "b")
-        let phases = ProgressPhases([first, second])
-        let renderer = RecordingRenderer()
-        let ticker = ProgressTicker(snapshot: { phases.snapshot() }, renderer: renderer, interval: .milliseconds(5))
-        usleep(30_000)
-        second.setTotals(items: 1, bytes: nil)
-        usleep(30_000)
-        ticker.stop()
-        let labels = renderer.updates.withLock { $0 }.map(\.label)
-        #expect(labels.contains("a") && labels.contains("b"))
-        #expect(renderer.finishes.withLock { $0 }.first?.label == "b")
     }
 }

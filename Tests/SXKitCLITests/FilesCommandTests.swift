@@ -62,6 +62,20 @@ import SXTestSupport
         #expect(left.isEmpty, "in-place decrypt removes the entries")
     }
 
+    /// A file's line under --json is the one shape `files` uses for paths and for a data directory's files
+    /// (FileEvent; the latter adds `fileIds`): keys sorted, `output` for a copy, why in `reason`/`note`/`error`.
+    @Test func aFileLineUnderJSONIsExact() throws {
+        let dir = try TempFolder()
+        let a = try dir.write("docs/a.bin", testBytes(1000, seed: 1))
+        let args = ["files", "encrypt", a, "-o", dir.file("enc") + "/", "--manifest", dir.file("keys.json"), "--json"]
+        func fileLines(_ r: CLIResult) -> [String] { r.stdout.split(separator: "\n").map(String.init).filter { $0.contains(#""type":"file""#) } }
+        let first = try CLI.run(args)
+        #expect(fileLines(first) == [#"{"bytes":1000,"output":"\#(dir.file("enc/a.bin"))","path":"\#(a)","status":"encrypted","type":"file"}"#], "\(first.stdout)")
+        let again = try CLI.run(args)
+        #expect(fileLines(again) == [#"{"bytes":0,"output":"\#(dir.file("enc/a.bin"))","path":"\#(a)","reason":"already encrypted (listed in the manifest)","status":"skipped","type":"file"}"#],
+                "\(again.stdout)")
+    }
+
     @Test("a file of 8 MiB or more is written around the page cache, and round-trips")
     func bigFilesBypassThePageCache() throws {
         let dir = try TempFolder("sxkit-big", in: "/var/tmp")

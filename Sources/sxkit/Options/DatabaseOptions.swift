@@ -2,6 +2,7 @@ import Foundation
 import ArgumentParser
 import SXArchive
 import SXCore
+import SXTerminal
 import SXDatabase
 
 /// `--data-dir` and the per-folder overrides of FORMATS §2.

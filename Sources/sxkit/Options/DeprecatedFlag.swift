@@ -1,4 +1,5 @@
 import SXCore
+import SXTerminal
 
 /// A flag kept under its old name so scripts keep working: hidden from help, and each use says
 /// once on stderr which flag replaces it.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SXCore
+import SXTerminal
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {

@@ -1,5 +1,6 @@
 import SXFileEncryption
 import SXCore
+import SXTerminal
 import SXCrypto
 
 /// Renders a batch report: aligned text, or one JSON object a line under --json.
@@ -9,7 +10,12 @@ enum BatchOutput {
         let out = ConsoleOutput.standardOutput
         let status = ExitRule.items(done: report.done, failed: report.failed)
         if options.json {
-            for item in report.items { JSONDocument.event(FileEvent(item, verb: verb)) }
+            for item in report.items {
+                // `status` is the verb (`encrypted`, `decrypted`, `verified`), `skipped` or `failed`.
+                let status = item.status == .done ? verb : item.status.rawValue
+                JSONDocument.event(FileEvent(path: item.source, output: item.destination, status: status, bytes: item.bytes,
+                                             ended: item.status, message: item.message))
+            }
             let counts = [verb: report.done, "skipped": report.skipped, "failed": report.failed]
             JSONDocument.event(BatchSummary(operation: verb, counts: counts, bytes: report.bytes,
                                             recoveredFiles: report.recoveredFromInterruptedRun, seconds: JSONTime.seconds(seconds)))
@@ -59,30 +65,6 @@ enum BatchOutput {
         let (report, seconds) = try result.get()
         let status = render(report, verb: verb, options: options, seconds: seconds)
         if status != .ok { throw CommandFailure(status: status) }
-    }
-
-    /// One file's line under --json: `status` is the verb (`encrypted`, `decrypted`, `verified`),
-    /// `skipped` or `failed`; `error` (failed), `reason` (skipped) or `note` (done) says why.
-    struct FileEvent: Encodable {
-        let type = "file"
-        var path: String
-        var output: String?
-        var status: String
-        var bytes: Int64
-        var error: String?
-        var reason: String?
-        var note: String?
-
-        init(_ item: BatchItemResult, verb: String) {
-            path = item.source
-            output = item.destination
-            bytes = item.bytes
-            switch item.status {
-            case .done: status = verb; note = item.message
-            case .skipped: status = "skipped"; reason = item.message
-            case .failed: status = "failed"; error = item.message
-            }
-        }
     }
 }
 

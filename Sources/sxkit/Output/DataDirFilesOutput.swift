@@ -1,6 +1,7 @@
 import ArgumentParser
 import SXFileEncryption
 import SXCore
+import SXTerminal
 import SXDatabase
 
 /// Runs `files encrypt|decrypt` on a data directory's files folder and renders what happened:
@@ -40,7 +41,9 @@ struct DataDirFilesRun {
     func render(_ o: ChatFileOutcome) {
         let out = ConsoleOutput.standardOutput, err = ConsoleOutput.standardError
         if options.json {
-            JSONDocument.event(FileEvent(o, status: status(o.kind)))
+            let ended: BatchItemResult.Status = o.kind.isFailure ? .failed : o.kind == .done ? .done : .skipped
+            JSONDocument.event(FileEvent(path: o.path, output: o.destination, fileIds: o.fileIds, status: status(o.kind), bytes: o.bytes,
+                                         ended: ended, message: o.message))
         } else if o.kind.isFailure {
             err.writeLine("failed   \(o.path): \(o.message ?? o.kind.rawValue)")
         } else if Self.reported.contains(o.kind), !options.quiet {
@@ -87,28 +90,6 @@ struct DataDirFilesRun {
         case .done: verb
         case .alreadyDone: verb == "encrypted" ? "alreadyEncrypted" : "notEncrypted"
         default: kind.rawValue
-        }
-    }
-
-    /// One file's line under --json.
-    struct FileEvent: Encodable {
-        let type = "file"
-        var path: String
-        var fileIds: [Int64]
-        var status: String
-        var bytes: Int64
-        var output: String?
-        var error: String?
-        var reason: String?
-        var note: String?
-
-        init(_ o: ChatFileOutcome, status: String) {
-            path = o.path
-            fileIds = o.fileIds
-            self.status = status
-            bytes = o.bytes
-            output = o.destination
-            if o.kind.isFailure { error = o.message } else if o.kind == .done { note = o.message } else { reason = o.message }
         }
     }
 }

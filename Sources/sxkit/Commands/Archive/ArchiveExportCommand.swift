@@ -1,6 +1,7 @@
 import ArgumentParser
 import SXArchive
 import SXCore
+import SXTerminal
 
 /// `sxkit archive export`: a data directory into one chat archive (FORMATS §8).
 struct ArchiveExportCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import SXArchive
 import SXCore
+import SXTerminal
 
 /// `sxkit archive import`: replace a data directory's databases and files with a chat archive's.
 struct ArchiveImportCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SXArchive
 import SXCore
+import SXTerminal
 
 /// `sxkit archive list`: what a ZIP holds, read from its central directory without extracting.
 struct ArchiveListCommand: ParsableCommand {

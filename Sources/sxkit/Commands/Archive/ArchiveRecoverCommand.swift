@@ -1,6 +1,7 @@
 import ArgumentParser
 import SXArchive
 import SXCore
+import SXTerminal
 
 /// `sxkit archive recover`: settle what an interrupted `archive import` left in a data directory.
 struct ArchiveRecoverCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SXArchive
 import SXCore
+import SXTerminal
 
 /// `sxkit archive verify`: check a chat archive end to end without extracting it.
 struct ArchiveVerifyCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SXCore
+import SXTerminal
 import SXDatabase
 
 /// `sxkit db inspect`: a forensic, read-only look at the databases.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SXCore
+import SXTerminal
 import SXDatabase
 
 /// `sxkit db recover`: settle what an interrupted `db rekey` left beside the databases.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SXCore
+import SXTerminal
 import SXDatabase
 
 /// `sxkit db rekey`: set, change or remove the passphrase of the chat and agent databases together,

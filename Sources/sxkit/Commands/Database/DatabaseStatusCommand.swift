@@ -1,5 +1,6 @@
 import ArgumentParser
 import SXCore
+import SXTerminal
 import SXDatabase
 
 /// `sxkit db status`: where each database's migrations stand against SimpleX's list, without changing anything.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import SXCore
+import SXTerminal
 import SXDatabase
 
 /// `sxkit db test-key`: does the passphrase open both databases?

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SXFileEncryption
 import SXCore
+import SXTerminal
 import SXCrypto
 
 extension FilesCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SXArchive
 import SXCore
+import SXTerminal
 import SXProfileMove
 import SXRelayHTTP
 import SXTransfer

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SXCore
+import SXTerminal
 import SXArchive
 import SXDatabase
 import Synchronization

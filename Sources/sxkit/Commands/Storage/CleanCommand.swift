@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SXStorage
 import SXCore
+import SXTerminal
 
 /// `sxkit clean`: remove temp files, orphans, leftovers, every file, or everything, from a data directory.
 struct CleanCommand: ParsableCommand {

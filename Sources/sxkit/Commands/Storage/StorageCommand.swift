@@ -1,6 +1,7 @@
 import ArgumentParser
 import SXStorage
 import SXCore
+import SXTerminal
 import SXDatabase
 
 /// `sxkit storage`: where a data directory's space goes, and what each `sxkit clean` target would reclaim.

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import SXCore
+import SXTerminal
 import SXTransfer
 
 struct TransferCommand: ParsableCommand {

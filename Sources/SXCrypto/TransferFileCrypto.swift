@@ -70,15 +70,18 @@ public enum TransferFileCrypto {
             let cipher = SecretBoxStream(args: args)
             var mac = cipher.authenticator
             let keystream = HandedOver(cipher.keystream)
-            // Three stages, each on its own thread, a few buffers apart: reading the chunks (around the
-            // page cache, at the disk's speed), authenticating the ciphertext (here), and decrypting and
-            // writing the plaintext (the two halves of the secret box cost about the same).
+            // Four stages, each on its own thread, a few buffers apart: reading the chunks (around the
+            // page cache, at the disk's speed), authenticating the ciphertext (here), decrypting (the
+            // two halves of the secret box cost about the same), and writing the plaintext (an
+            // O_DIRECT write blocks for the disk's time, so it does not share the decrypting thread).
             let behind = PlaintextWriter(parser: PlaintextParser(bodyLength: encryptedSize - Int64(tagLength), path: name), output: output)
             let ring = ReadAhead(reader: reader, bodyLength: encryptedSize - Int64(tagLength))
+            let decrypting = DispatchQueue(label: "sxkit.transfer.decrypt-behind")
             let writing = DispatchQueue(label: "sxkit.transfer.write-behind")
             defer {
                 ring.stop()
-                writing.sync {}  // drain before the buffers go away
+                decrypting.sync {}  // drain both stages, in order, before the buffers go away
+                writing.sync {}
                 ring.release()
             }
             ring.start()
@@ -86,13 +89,16 @@ public enum TransferFileCrypto {
                 if let failure = behind.writeFailure { throw failure }
                 mac.update(UnsafeRawBufferPointer(slot))
                 let shared = SharedSlice(bytes: slot)
-                writing.async {
+                decrypting.async {
                     keystream.value.xor(shared.bytes)
-                    behind.consume(UnsafeRawBufferPointer(shared.bytes))
-                    progress?.addBytes(Int64(shared.bytes.count))
-                    ring.recycle()
+                    writing.async {
+                        behind.consume(UnsafeRawBufferPointer(shared.bytes))
+                        progress?.addBytes(Int64(shared.bytes.count))
+                        ring.recycle()
+                    }
                 }
             }
+            decrypting.sync {}
             writing.sync {}
             if let failure = behind.writeFailure { throw failure }
             guard mac.verify(try ring.tag()) else { throw TransferFileError.invalidAuthTag(path: name) }

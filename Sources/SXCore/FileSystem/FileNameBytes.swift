@@ -8,8 +8,22 @@ public enum FileNameBytes {
 
     /// The String that carries `bytes`.
     public static func string(_ bytes: some Collection<UInt8>) -> String {
+        decode(bytes).string
+    }
+
+    /// The String that carries `bytes`, and whether they were UTF-8 text (one validation for both:
+    /// a folder walk asks this of every name).
+    public static func decode(_ bytes: some Collection<UInt8>) -> (string: String, isUTF8: Bool) {
         let raw = Array(bytes)
-        if let valid = String(validating: raw, as: UTF8.self), !valid.unicodeScalars.contains(where: isEscape) { return valid }
+        if let valid = String(validating: raw, as: UTF8.self) {
+            // Only a name holding 0xEE can spell a carrier character (U+EF80...U+EFFF is EE BE/BF xx).
+            if !raw.contains(0xEE) || !valid.unicodeScalars.contains(where: isEscape) { return (valid, true) }
+            return (carried(raw), true)
+        }
+        return (carried(raw), false)
+    }
+
+    private static func carried(_ raw: [UInt8]) -> String {
         var scalars = String.UnicodeScalarView()
         var i = 0
         while i < raw.count {

@@ -101,10 +101,10 @@ public enum FolderWalker {
                 buffer.withMemoryRebound(to: CChar.self) { fstatat(dirFD, $0.baseAddress!, &st, AT_SYMLINK_NOFOLLOW) }
             }
             guard status == 0 else { continue }
-            let name = FileNameBytes.string(raw)
+            let (name, isUTF8) = FileNameBytes.decode(raw)
             let relative = prefix.isEmpty ? name : prefix + "/" + name
             var found = FolderEntry(relativePath: relative, st)
-            found.nameIsValidUTF8 = String(validating: raw, as: UTF8.self) != nil
+            found.nameIsValidUTF8 = isUTF8
             body(found)
             if (st.st_mode & S_IFMT) == S_IFDIR { subfolders.append(name) }
         }

@@ -49,13 +49,6 @@ public enum ImportFiles {
         guard rename(source, destination) == 0 else { throw FileSystemError("move '\(source)' to", path: destination) }
     }
 
-    /// `mkdir -p`: every missing folder on the way (0755), each failure with its errno.
-    static func makeFolders(_ path: String) throws {
-        guard !exists(path) else { return }
-        try makeFolders(Path.parent(path))
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else { throw FileSystemError("create", path: path) }
-    }
-
     /// Deletes a folder this program made, and everything in it.
     static func removeTree(_ path: String) throws {
         guard exists(path) else { return }

@@ -85,7 +85,7 @@ enum ImportSwap {
         if ImportFiles.exists(staged) {
             if ImportFiles.exists(folder) { aside = try moveAside(folder, to: previous) }
             // A new data directory may lack the folder's parent (`<prefix>_assets` for wallpapers).
-            try ImportFiles.makeFolders(Path.parent(folder))
+            try Folders.create(Path.parent(folder), mode: 0o755)
             if rename(staged, folder) == 0 {
                 try POSIXFile.fsyncDirectory(Path.parent(folder))
                 try POSIXFile.fsyncDirectory(Path.parent(staged))

@@ -6,13 +6,13 @@ import Glibc
 /// Foundation's `FileManager` turns a path into a C string itself, so a folder whose name is not
 /// UTF-8 would be created, listed or removed under another name; and its errors read as debug dumps.
 public enum Folders {
-    /// `mkdir -p`: creates `path` and any missing parent (parents as the umask allows). A new final
+    /// `mkdir -p`: creates `path` and any missing parent, each with `mode` less the umask. A new final
     /// folder gets exactly `permissions` when given, whatever the umask. An existing folder is fine.
-    public static func create(_ path: String, permissions: mode_t? = nil) throws {
+    public static func create(_ path: String, mode: mode_t = 0o777, permissions: mode_t? = nil) throws {
         if isFolder(path) { return }
         let parent = Path.parent(path)
-        if parent != path, parent != ".", !isFolder(parent) { try create(parent) }
-        guard mkdir(path, 0o777) == 0 else {
+        if parent != path, parent != ".", !isFolder(parent) { try create(parent, mode: mode) }
+        guard mkdir(path, mode) == 0 else {
             if errno == EEXIST, isFolder(path) { return }  // made by someone else meanwhile
             throw FileSystemError("create the folder", path: path)
         }

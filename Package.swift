@@ -38,6 +38,8 @@ let package = Package(
         // function (encode.c), since libjpeg's error_exit must longjmp across its frames.
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // OpenSSL's libssl: XFTP's TLS (Ed448 certificates, tls-unique) and its X.509 certificates.
+        .systemLibrary(name: "CLibSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
         // zlib's raw DEFLATE, for the xftp CLI's web links (simplexmq Client/Main.hs encodeWebURI).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
@@ -50,6 +52,9 @@ let package = Package(
         .target(name: "SXImages", dependencies: ["SXCore", "CVips", "CJPEG"], swiftSettings: strict),
         // Chunk plans, transfer-file encryption, file descriptions, relays and send/receive.
         .target(name: "SXTransfer", dependencies: ["SXCore", "SXCrypto", "CZlib", .product(name: "Yams", package: "Yams")], swiftSettings: strict),
+        // XFTP, SimpleX's file-transfer protocol: its wire encodings (blocks, transmissions, commands,
+        // responses, handshakes) and server identities (certificates, key hashes) on OpenSSL's libcrypto.
+        .target(name: "SXXFTP", dependencies: ["SXCore", "SXCrypto", "CLibSSL"], swiftSettings: strict),
         // Moving a whole profile to another machine: archive export + transfer, transfer + archive import.
         .target(name: "SXProfileMove", dependencies: ["SXCore", "SXCrypto", "SXArchive", "SXTransfer"], swiftSettings: strict),
         // The storage report and cleaning of a data directory (needs the import's staging names).
@@ -105,6 +110,7 @@ let package = Package(
         .testTarget(name: "SXImagesTests", dependencies: ["SXImages", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXImages", "SXSample", "SXTestSupport", "SXTransfer", "SXRelayHTTP"], swiftSettings: strict),
         .testTarget(name: "SXFileEncryptionTests", dependencies: ["SXFileEncryption", "SXCore", "SXCrypto", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXXFTPTests", dependencies: ["SXXFTP", "SXCrypto", "SXCore", "SXTestSupport", "CSodium"], swiftSettings: strict),
         .testTarget(name: "SXTransferTests", dependencies: ["SXTransfer", "SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXStorageTests", dependencies: ["SXStorage", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),

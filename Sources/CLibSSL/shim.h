@@ -1,0 +1,16 @@
+// OpenSSL's libssl and its X.509 code, for XFTP's TLS 1.3 (SimpleX servers use Ed448 certificates,
+// which BoringSSL does not have) and the tls-unique session id (SSL_get_finished, SSL_get_peer_finished).
+#include <openssl/ssl.h>
+#include <openssl/err.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/pem.h>
+#include <openssl/bio.h>
+
+// Macros Swift cannot import.
+static inline long sxkit_SSL_set_mode_release_buffers(SSL *ssl) { return SSL_set_mode(ssl, SSL_MODE_RELEASE_BUFFERS); }
+static inline long sxkit_BIO_pending(BIO *bio) { return BIO_ctrl_pending(bio); }
+static inline int sxkit_SSL_CTX_set_min_tls13(SSL_CTX *ctx) { return (int)SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION); }
+static inline int sxkit_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *cert) { return (int)SSL_CTX_add1_chain_cert(ctx, cert); }
+static inline int sxkit_SSL_CTX_set1_groups_list(SSL_CTX *ctx, const char *list) { return (int)SSL_CTX_set1_groups_list(ctx, list); }
+static inline long sxkit_BIO_mem_eof_empty(BIO *bio) { return BIO_set_mem_eof_return(bio, -1); }

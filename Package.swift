@@ -27,6 +27,7 @@ let package = Package(
         // Already required by both; named for ByteBuffer (client) and to silence Hummingbird's stdout logger.
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
     ],
     targets: [
         // System-library shims: a module map and a header each, located through pkg-config.
@@ -55,6 +56,13 @@ let package = Package(
         // XFTP, SimpleX's file-transfer protocol: its wire encodings (blocks, transmissions, commands,
         // responses, handshakes) and server identities (certificates, key hashes) on OpenSSL's libcrypto.
         .target(name: "SXXFTP", dependencies: ["SXCore", "SXCrypto", "CLibSSL"], swiftSettings: strict),
+        // XFTP's transport: TLS 1.3 on OpenSSL as a NIO channel handler (the session id is tls-unique).
+        .target(
+            name: "SXXFTPTransport",
+            dependencies: ["SXCore", "SXXFTP", "CLibSSL", .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2")],
+            swiftSettings: strict
+        ),
         // Moving a whole profile to another machine: archive export + transfer, transfer + archive import.
         .target(name: "SXProfileMove", dependencies: ["SXCore", "SXCrypto", "SXArchive", "SXTransfer"], swiftSettings: strict),
         // The storage report and cleaning of a data directory (needs the import's staging names).
@@ -111,6 +119,12 @@ let package = Package(
         .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXImages", "SXSample", "SXTestSupport", "SXTransfer", "SXRelayHTTP"], swiftSettings: strict),
         .testTarget(name: "SXFileEncryptionTests", dependencies: ["SXFileEncryption", "SXCore", "SXCrypto", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXXFTPTests", dependencies: ["SXXFTP", "SXCrypto", "SXCore", "SXTestSupport", "CSodium"], swiftSettings: strict),
+        .testTarget(
+            name: "SXXFTPTransportTests",
+            dependencies: ["SXXFTPTransport", "SXXFTP", "SXCore", "SXTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "SXTransferTests", dependencies: ["SXTransfer", "SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXStorageTests", dependencies: ["SXStorage", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),

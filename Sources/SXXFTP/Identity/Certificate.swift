@@ -119,3 +119,8 @@ extension Certificate {
         return Array(UnsafeBufferPointer(start: out, count: Int(length)))
     }
 }
+
+extension Certificate {
+    /// The OpenSSL X509, for a TLS context (which takes its own reference).
+    public var handle: OpaquePointer { x509 }
+}

@@ -89,3 +89,8 @@ enum MemoryBIO {
         return Array(bytes.prefix(Int(max(read, 0))))
     }
 }
+
+extension SigningKey {
+    /// The OpenSSL EVP_PKEY, for a TLS context (which takes its own reference).
+    public var handle: OpaquePointer { pkey }
+}

@@ -84,15 +84,15 @@ public enum XFTPCommand: Sendable, Equatable {
         switch tag {
         case "FNEW":
             try reader.space(field: "FNEW")
-            let senderKey = try XFTPPublicKey(der: reader.short(field: "sender key"))
+            let senderKey = try XFTPPublicKey(authKey: reader.short(field: "sender key"))
             let size = try reader.word32(field: "chunk size")
             let digest = try reader.short(field: "chunk digest")
-            let keys = try reader.shortList(field: "recipient keys").map { (der: [UInt8]) throws(XFTPWireError) in try XFTPPublicKey(der: der) }
+            let keys = try reader.shortList(field: "recipient keys").map { (der: [UInt8]) throws(XFTPWireError) in try XFTPPublicKey(authKey: der) }
             let auth = try reader.maybeShort(field: "server password")
             command = .new(XFTPFileInfo(senderKey: senderKey, size: size, digest: digest), recipientKeys: keys, basicAuth: auth)
         case "FADD":
             try reader.space(field: "FADD")
-            command = .addRecipients(try reader.shortList(field: "recipient keys").map { (der: [UInt8]) throws(XFTPWireError) in try XFTPPublicKey(der: der) })
+            command = .addRecipients(try reader.shortList(field: "recipient keys").map { (der: [UInt8]) throws(XFTPWireError) in try XFTPPublicKey(authKey: der) })
         case "FPUT": command = .put
         case "FDEL": command = .delete
         case "FGET":

@@ -63,8 +63,10 @@ public struct XFTPServerHandshake: Sendable, Equatable {
         let sessionId = try reader.short(field: "session id")
         let chain = try reader.largeList(field: "certificate chain")
         let signedKey = try reader.large(field: "signed server key")
-        // Older servers end here; newer bytes after the proof are a `Tail` for later versions.
-        let proof = reader.atEnd ? [] : try reader.short(field: "identity proof")
+        // Older servers end here. Like `optional (C.decodeSignature <$?> smpP)` (`Transport.hs`
+        // 158), what is not one Ed25519 or Ed448 signature is no proof; the rest is a `Tail`.
+        var proof: [UInt8] = []
+        if !reader.atEnd, let bytes = try? reader.short(field: "identity proof"), bytes.count == 64 || bytes.count == 114 { proof = bytes }
         return XFTPServerHandshake(versionRange: XFTPVersionRange(min: low, max: high), sessionId: sessionId, certificateChain: chain,
                                    signedKey: signedKey, webIdentityProof: proof.isEmpty ? nil : proof)
     }

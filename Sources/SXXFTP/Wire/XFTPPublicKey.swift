@@ -55,4 +55,12 @@ public struct XFTPPublicKey: Sendable, Hashable {
         guard key.algorithm == algorithm else { throw .invalid(field: field, reason: "an \(key.algorithm.rawValue) key where \(algorithm.rawValue) is required") }
         self = key
     }
+
+    /// An authorisation key (`APublicAuthKey`): Ed25519, Ed448 or X25519, not X448 (simplexmq
+    /// `Crypto.hs` 481-486).
+    public init(authKey der: [UInt8]) throws(XFTPWireError) {
+        let key = try XFTPPublicKey(der: der)
+        guard key.algorithm != .x448 else { throw .invalid(field: "authorisation key", reason: "X448 keys do not authorise commands") }
+        self = key
+    }
 }

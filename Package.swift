@@ -60,6 +60,21 @@ let package = Package(
         .target(
             name: "SXXFTPTransport",
             dependencies: ["SXCore", "SXXFTP", "CLibSSL", .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                           .product(name: "NIOHPACK", package: "swift-nio-http2")],
+            swiftSettings: strict
+        ),
+        // The XFTP server (`sxkit relay serve`): identity, store and its log, handshake and commands.
+        .target(
+            name: "SXXFTPServer",
+            dependencies: ["SXCore", "SXCrypto", "SXXFTP", "SXTransfer", "SXXFTPTransport", .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2")],
+            swiftSettings: strict
+        ),
+        // The XFTP client: connections (TLS, HTTP/2, handshake), commands, and XFTP servers as relays.
+        .target(
+            name: "SXXFTPClient",
+            dependencies: ["SXCore", "SXCrypto", "SXTransfer", "SXXFTP", "SXXFTPTransport", .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2")],
             swiftSettings: strict
         ),
@@ -119,6 +134,12 @@ let package = Package(
         .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXImages", "SXSample", "SXTestSupport", "SXTransfer", "SXRelayHTTP"], swiftSettings: strict),
         .testTarget(name: "SXFileEncryptionTests", dependencies: ["SXFileEncryption", "SXCore", "SXCrypto", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXXFTPTests", dependencies: ["SXXFTP", "SXCrypto", "SXCore", "SXTestSupport", "CSodium"], swiftSettings: strict),
+        .testTarget(
+            name: "SXXFTPClientServerTests",
+            dependencies: ["SXXFTPClient", "SXXFTPServer", "SXXFTPTransport", "SXXFTP", "SXTransfer", "SXCrypto", "SXCore", "SXTestSupport",
+                           .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SXXFTPTransportTests",
             dependencies: ["SXXFTPTransport", "SXXFTP", "SXCore", "SXTestSupport", .product(name: "NIOCore", package: "swift-nio"),

@@ -9,7 +9,7 @@ public final class SigningKey: @unchecked Sendable {
         case ed25519, ed448
 
         var nid: Int32 { self == .ed25519 ? NID_ED25519 : NID_ED448 }
-        var signedKeyAlgorithm: SignedDHKey.SignatureAlgorithm { self == .ed25519 ? .ed25519 : .ed448 }
+        public var signedKeyAlgorithm: SignedDHKey.SignatureAlgorithm { self == .ed25519 ? .ed25519 : .ed448 }
     }
 
     let pkey: OpaquePointer
@@ -93,4 +93,31 @@ enum MemoryBIO {
 extension SigningKey {
     /// The OpenSSL EVP_PKEY, for a TLS context (which takes its own reference).
     public var handle: OpaquePointer { pkey }
+}
+
+extension XFTPPublicKey {
+    /// Whether `signature` is this Ed25519 or Ed448 key's signature of `message` (OpenSSL). X25519
+    /// keys authorise by a DH authenticator, not a signature: false.
+    public func verify(_ signature: [UInt8], of message: [UInt8]) -> Bool {
+        let nid: Int32
+        switch algorithm {
+        case .ed25519: nid = NID_ED25519
+        case .ed448: nid = NID_ED448
+        case .x25519, .x448: return false
+        }
+        guard let key = EVP_PKEY_new_raw_public_key(nid, nil, raw, raw.count) else {
+            ERR_clear_error()
+            return false
+        }
+        defer { EVP_PKEY_free(key) }
+        return SignatureCheck.verify(signature, of: message, key: key)
+    }
+}
+
+/// Signing with a raw Ed448 private key (a chunk key from a description), through OpenSSL.
+public enum RawSigningKey {
+    public static func sign(_ message: [UInt8], ed448 raw: [UInt8]) throws(OpenSSLFailure) -> [UInt8] {
+        guard let pkey = EVP_PKEY_new_raw_private_key(NID_ED448, nil, raw, raw.count) else { throw OpenSSLFailure("reading an Ed448 key") }
+        return try SigningKey(owning: pkey).sign(message)
+    }
 }

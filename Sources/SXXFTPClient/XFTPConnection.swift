@@ -1,0 +1,239 @@
+import NIOCore
+import NIOHTTP2
+import NIOPosix
+import SXCore
+import SXTransfer
+import SXXFTP
+import SXXFTPTransport
+
+/// One TLS + HTTP/2 connection to an XFTP server, past the handshake (simplexmq
+/// `src/Simplex/FileTransfer/Client.hs` 132-193): the TLS chain checked against the address's key
+/// hash before anything is sent, the server handshake read (its session id must be the connection's
+/// tls-unique, its chain [leaf, ca] the identity, its session key signed by the leaf), and the
+/// client handshake sent with the highest common version. Requests then run concurrently, one
+/// HTTP/2 stream each.
+public final class XFTPConnection: Sendable {
+    public let server: XFTPServerAddress
+    public let session: TLSSession
+    public let version: UInt16
+    let channel: any Channel
+    let streams: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>
+    let authority: String
+
+    /// The server's name in messages: its first host and port.
+    public var serverName: String { Self.name(server) }
+
+    static func name(_ server: XFTPServerAddress) -> String {
+        (server.hosts.first?.connectName ?? "?") + (server.port.isEmpty ? "" : ":" + server.port)
+    }
+
+    private init(server: XFTPServerAddress, session: TLSSession, version: UInt16, channel: any Channel,
+                 streams: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>, authority: String) {
+        self.server = server
+        self.session = session
+        self.version = version
+        self.channel = channel
+        self.streams = streams
+        self.authority = authority
+    }
+
+    deinit { channel.close(promise: nil) }
+
+    public func close() async { try? await channel.close() }
+
+    public var isActive: Bool { channel.isActive }
+
+    static let tlsContext: Result<TLSContext, OpenSSLFailure> = Result { () throws(OpenSSLFailure) in try TLSContext.client() }
+
+    /// Connects and completes the handshake within `timeoutSeconds`.
+    public static func open(_ server: XFTPServerAddress, timeoutSeconds: Int = 30) async throws -> XFTPConnection {
+        let name = name(server)
+        guard let host = server.hosts.first(where: { if case .onion = $0 { return false } else { return true } }) else {
+            throw XFTPClientError.needsProxy(server: name)
+        }
+        let context: TLSContext
+        switch tlsContext {
+        case .success(let made): context = made
+        case .failure(let failure): throw XFTPClientError.unreachable(server: name, reason: failure.description)
+        }
+        return try await withDeadline(seconds: timeoutSeconds, onTimeout: { XFTPClientError.timedOut(server: name, seconds: timeoutSeconds) }) {
+            try await connect(server, host: host, context: context, name: name)
+        }
+    }
+
+    private static func connect(_ server: XFTPServerAddress, host: TransportHost, context: TLSContext, name: String) async throws -> XFTPConnection {
+        let connected: (any Channel, EventLoopFuture<TLSSession>, NIOHTTP2Handler.AsyncStreamMultiplexer<Void>)
+        do {
+            connected = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connectTimeout(.seconds(15))
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .connect(host: host.description, port: server.portNumber) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let tls = try TLSHandler(context: context)
+                        try channel.pipeline.syncOperations.addHandler(tls)
+                        // Servers open no streams; any they try are closed at once.
+                        let streams = try channel.pipeline.syncOperations.configureAsyncHTTP2Pipeline(
+                            mode: .client, configuration: HTTP2Tuning.configuration
+                        ) { stream in stream.close() }
+                        return (channel, tls.established, streams)
+                    }
+                }
+        } catch {
+            throw XFTPClientError.unreachable(server: name, reason: String(describing: error))
+        }
+        let (channel, established, streams) = connected
+        do {
+            let session: TLSSession
+            do { session = try await established.get() } catch { throw XFTPClientError.unreachable(server: name, reason: String(describing: error)) }
+            // The TLS chain first: a server that is not the address's sees no request at all.
+            do { _ = try ServerChainCheck.validate(chain: session.peerChain, keyHash: server.keyHash) } catch {
+                throw XFTPClientError.wrongIdentity(server: name, error)
+            }
+            let authority = host.connectName + (server.port.isEmpty ? "" : ":" + server.port)
+            let version = try await handshake(server, session: session, streams: streams, authority: authority, name: name)
+            return XFTPConnection(server: server, session: session, version: version, channel: channel, streams: streams, authority: authority)
+        } catch {
+            try? await channel.close()
+            throw error
+        }
+    }
+
+    private static func handshake(_ server: XFTPServerAddress, session: TLSSession, streams: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>,
+                                  authority: String, name: String) async throws -> UInt16 {
+        // The hello: a POST with no body (`Client.hs` 170).
+        let helloBlock = try await exchange(streams: streams, authority: authority, block: nil) { reader in
+            try await reader.read(upTo: XFTPBlock.size)
+        }
+        let handshake: XFTPServerHandshake
+        do { handshake = try XFTPServerHandshake.parse(block: helloBlock) } catch {
+            let text = (try? XFTPBlock.unpad(helloBlock)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            throw XFTPClientError.handshake(server: name, reason: text.isEmpty || text.count > 20 ? error.description : "the server answered \(text)")
+        }
+        guard handshake.sessionId == session.tlsUnique else {
+            throw XFTPClientError.handshake(server: name, reason: "its session id is not this TLS connection's (tls-unique)")
+        }
+        guard let common = handshake.versionRange.intersection(.supported) else {
+            throw XFTPClientError.handshake(server: name, reason: "it speaks XFTP \(handshake.versionRange.min)-\(handshake.versionRange.max), sxkit speaks 1-3")
+        }
+        // The handshake's chain must be exactly [leaf, ca] with the address's key hash (`Client.hs` 181-186).
+        guard handshake.certificateChain.count == 2 else {
+            throw XFTPClientError.wrongIdentity(server: name, .chainTooLong(handshake.certificateChain.count))
+        }
+        do {
+            let leaf = try ServerChainCheck.validate(chain: handshake.certificateChain, keyHash: server.keyHash)
+            _ = try ServerChainCheck.verifySignedKey(handshake.signedKey, leaf: leaf)
+        } catch {
+            throw XFTPClientError.wrongIdentity(server: name, error)
+        }
+        let reply = try XFTPClientHandshake(version: common.max, keyHash: server.keyHash).block()
+        let answer = try await exchange(streams: streams, authority: authority, block: reply) { reader in
+            try await reader.read(upTo: XFTPBlock.size)
+        }
+        guard answer.isEmpty else {
+            let text = (try? XFTPBlock.unpad(answer)).map { String(decoding: $0, as: UTF8.self) } ?? "a non-empty answer"
+            throw XFTPClientError.handshake(server: name, reason: "the server refused the client handshake: \(text)")
+        }
+        return common.max
+    }
+
+    /// What follows a command's block in the request body: a chunk's bytes (FPUT, `Client.hs` 244-251).
+    public enum Attachment: Sendable {
+        case bytes([UInt8])
+        /// `length` bytes of a file from `offset`, streamed.
+        case file(path: String, offset: Int64, length: Int64)
+    }
+
+    /// Sends one request (`POST /`, its body `block` then `attachment`; no body when there is no
+    /// block) and reads its answer with `response`.
+    static func exchange<R: Sendable>(streams: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>, authority: String, block: [UInt8]?,
+                                      attachment: Attachment? = nil,
+                                      response: @escaping @Sendable (inout HTTP2MessageReader) async throws -> R) async throws -> R {
+        let stream = try await streams.openStream { channel in
+            channel.eventLoop.makeCompletedFuture { try HTTP2StreamChannel(wrappingChannelSynchronously: channel) }
+        }
+        return try await stream.executeThenClose { inbound, outbound in
+            let headers = HTTP2Headers.request(authority: authority)
+            guard let block else {
+                try await outbound.write(.headers(.init(headers: headers, endStream: true)))
+                return try await read(inbound, response)
+            }
+            try await outbound.write(.headers(.init(headers: headers, endStream: false)))
+            try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: block)), endStream: attachment.map { _ in false } ?? true)))
+            switch attachment {
+            case nil: break
+            case .bytes(let bytes)?:
+                try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: bytes)), endStream: true)))
+            case .file(let path, let offset, let length)?:
+                try await FileRangeWriter.write(path: path, offset: offset, length: length, to: outbound)
+            }
+            return try await read(inbound, response)
+        }
+    }
+
+    private static func read<R: Sendable>(_ inbound: NIOAsyncChannelInboundStream<HTTP2Frame.FramePayload>,
+                                          _ response: @Sendable (inout HTTP2MessageReader) async throws -> R) async throws -> R {
+        var reader = HTTP2MessageReader(inbound)
+        let answerHeaders = try await reader.headers()
+        guard answerHeaders.first(name: ":status") == "200" else {
+            throw HTTP2ExchangeFailure.status(answerHeaders.first(name: ":status") ?? "none")
+        }
+        return try await response(&reader)
+    }
+
+    /// A command's request, its response block parsed and checked (`Client.hs` 230-242).
+    func command<R: Sendable>(block: [UInt8], attachment: Attachment? = nil,
+                              response: @escaping @Sendable (XFTPResponse, inout HTTP2MessageReader) async throws -> R) async throws -> R {
+        let name = serverName, sessionId = session.tlsUnique
+        do {
+            return try await Self.exchange(streams: streams, authority: authority, block: block, attachment: attachment) { reader in
+                let head = try await reader.read(upTo: XFTPBlock.size)
+                guard head.count == XFTPBlock.size else { throw XFTPClientError.badResponse(server: name, reason: "a \(head.count)-byte block") }
+                let transmission: XFTPTransmission
+                let parsed: XFTPResponse
+                do {
+                    transmission = try XFTPTransmission.parse(block: head)
+                    parsed = try XFTPResponse.parse(transmission.command)
+                } catch {
+                    throw XFTPClientError.badResponse(server: name, reason: String(describing: error))
+                }
+                guard transmission.sessionId == sessionId else { throw XFTPClientError.badResponse(server: name, reason: "another session's id") }
+                if case .error(let code) = parsed { throw XFTPClientError.refused(server: name, code) }
+                return try await response(parsed, &reader)
+            }
+        } catch let error as XFTPClientError {
+            throw error
+        } catch let error as HTTP2ExchangeFailure {
+            throw XFTPClientError.badResponse(server: name, reason: error.description)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw XFTPClientError.unreachable(server: name, reason: String(describing: error))
+        }
+    }
+}
+
+/// Streams a range of a file into a request body, 256 KiB at a time, the last piece ending the stream.
+enum FileRangeWriter {
+    static func write(path: String, offset: Int64, length: Int64, to outbound: NIOAsyncChannelOutboundWriter<HTTP2Frame.FramePayload>) async throws {
+        let descriptor = try POSIXFile.open(path, flags: O_RDONLY | O_CLOEXEC)
+        defer { close(descriptor) }
+        var position = offset
+        var remaining = length
+        if remaining == 0 {
+            try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer()), endStream: true)))
+            return
+        }
+        while remaining > 0 {
+            let wanted = Int(min(remaining, 256 << 10))
+            var buffer = ByteBufferAllocator().buffer(capacity: wanted)
+            let read = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { bytes in
+                let n = pread(descriptor, bytes.baseAddress, wanted, off_t(position))
+                guard n > 0 else { throw FileSystemError("read", path: path, code: n == 0 ? EIO : errno) }
+                return n
+            }
+            position += Int64(read)
+            remaining -= Int64(read)
+            try await outbound.write(.data(.init(data: .byteBuffer(buffer), endStream: remaining == 0)))
+        }
+    }
+}

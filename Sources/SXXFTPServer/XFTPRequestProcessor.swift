@@ -1,0 +1,261 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import NIOCore
+import NIOHTTP2
+import NIOPosix
+import SXCore
+import SXCrypto
+import SXXFTP
+import SXXFTPTransport
+
+/// Answers one HTTP/2 request of a connection: the handshake's two steps, then commands
+/// (simplexmq `src/Simplex/FileTransfer/Server.hs` 151-236 handshake, 398-441 requests, 443-465
+/// verification, 467-610 commands).
+struct XFTPRequestProcessor: Sendable {
+    let configuration: XFTPServerConfiguration
+    let identity: ServerIdentity
+    let store: ChunkStore
+
+    func handle(_ stream: HTTP2StreamChannel, session: TLSSession, phase: ConnectionPhase) async {
+        try? await stream.executeThenClose { inbound, outbound in
+            var request = HTTP2MessageReader(inbound)
+            let responder = Responder(outbound: outbound)
+            _ = try await request.headers()
+            let head = try await request.read(upTo: XFTPBlock.size)
+            switch phase.current {
+            case .new:
+                try await hello(head: head, session: session, phase: phase, responder: responder)
+            case .handshakeSent(let key):
+                try await clientHandshake(head: head, key: key, phase: phase, responder: responder)
+            case .accepted:
+                try await command(head: head, body: &request, session: session, responder: responder)
+            }
+        }
+    }
+
+    // MARK: - Handshake
+
+    /// The first request of a native client has no body; the server answers with its handshake.
+    /// (A body, the web hello, is for browsers, which use SNI: `Server.hs` 190-197.)
+    private func hello(head: [UInt8], session: TLSSession, phase: ConnectionPhase, responder: Responder) async throws {
+        guard head.isEmpty else { return try await responder.handshakeError(.handshake) }
+        let key = phase.keyForHello()
+        let dhKey = XFTPPublicKey.x25519(key.publicKey)
+        let signature = try identity.key.sign(SignedDHKey.objectToSign(dhKey))
+        let signed = SignedDHKey.encode(dhKey: dhKey, algorithm: identity.key.algorithm.signedKeyAlgorithm, signature: signature)
+        let handshake = XFTPServerHandshake(versionRange: .supported, sessionId: session.tlsUnique,
+                                           certificateChain: identity.chain.map(\.der), signedKey: signed)
+        try await responder.send(block: handshake.block())
+    }
+
+    /// The client's handshake: a full block with the version it chose and the key hash it expects.
+    private func clientHandshake(head: [UInt8], key: X25519.KeyPair, phase: ConnectionPhase, responder: Responder) async throws {
+        guard head.count == XFTPBlock.size, let handshake = try? XFTPClientHandshake.parse(block: head),
+              handshake.keyHash == identity.keyHash, XFTPVersionRange.supported.contains(handshake.version) else {
+            return try await responder.handshakeError(.handshake)
+        }
+        phase.accept(version: handshake.version, key: key)
+        try await responder.sendEmpty()
+    }
+
+    // MARK: - Commands
+
+    private func command(head: [UInt8], body: inout HTTP2MessageReader, session: TLSSession, responder: Responder) async throws {
+        guard head.count == XFTPBlock.size, let transmission = try? XFTPTransmission.parse(block: head) else {
+            return try await responder.respond(.error(.block), corrId: [], entityId: [], session: session)
+        }
+        let corrId = transmission.corrId, entityId = transmission.entityId
+        func answer(_ response: XFTPResponse) async throws {
+            try await responder.respond(response, corrId: corrId, entityId: entityId, session: session)
+        }
+        guard transmission.sessionId == session.tlsUnique else { return try await answer(.error(.session)) }
+        let command: XFTPCommand
+        do {
+            command = try XFTPCommand.parse(transmission.command)
+        } catch .unknownTag {
+            return try await answer(.error(.command(.unknown)))
+        } catch {
+            return try await answer(.error(.command(.syntax)))
+        }
+        // `checkCredentials`, `Protocol.hs` 220-232.
+        let signed = !transmission.authenticator.isEmpty
+        switch command {
+        case .new:
+            if !signed { return try await answer(.error(.command(.noAuth))) }
+            if !entityId.isEmpty { return try await answer(.error(.command(.hasAuth))) }
+        case .ping:
+            if signed || !entityId.isEmpty { return try await answer(.error(.command(.hasAuth))) }
+            return try await answer(.pong)
+        default:
+            if !signed || entityId.isEmpty { return try await answer(.error(.command(.noAuth))) }
+        }
+        let signedPart = try transmission.signedPart()
+        if case .new(let info, let recipientKeys, let basicAuth) = command {
+            guard info.senderKey.verify(transmission.authenticator, of: signedPart) else { return try await answer(.error(.auth)) }
+            return try await answer(create(info: info, recipientKeys: recipientKeys, basicAuth: basicAuth))
+        }
+        guard let (chunk, key) = store.lookup(command.party, id: entityId), key.verify(transmission.authenticator, of: signedPart) else {
+            return try await answer(.error(.auth))
+        }
+        switch command {
+        case .addRecipients(let keys):
+            guard let ids = try store.addRecipients(senderId: entityId, keys: keys) else { return try await answer(.error(.auth)) }
+            try await answer(.recipientIds(ids))
+        case .put:
+            try await answer(receive(chunk, body: &body))
+        case .delete:
+            try store.delete(senderId: entityId)
+            try await answer(.ok)
+        case .get(let dhKey):
+            try await send(chunk, to: dhKey, corrId: corrId, entityId: entityId, session: session, responder: responder)
+        case .ack:
+            try store.acknowledge(recipientId: entityId)
+            try await answer(.ok)
+        case .new, .ping:
+            try await answer(.error(.internal))
+        }
+    }
+
+    private func create(info: XFTPFileInfo, recipientKeys: [XFTPPublicKey], basicAuth: [UInt8]?) throws -> XFTPResponse {
+        if let password = configuration.password, basicAuth != password { return .error(.auth) }
+        guard configuration.allowedChunkSizes.contains(info.size) else { return .error(.size) }
+        let ids = try store.create(info: info, recipientKeys: recipientKeys, now: configuration.now())
+        return .senderIds(senderId: ids.senderId, recipientIds: ids.recipientIds)
+    }
+
+    /// FPUT: the body after the block is the chunk. Written to a temporary file, checked for its
+    /// exact size and SHA-256, flushed to disk, renamed into place and logged, only then answered OK:
+    /// a crash at any point leaves either no file or a complete one.
+    private func receive(_ chunk: StoredChunk, body: inout HTTP2MessageReader) async throws -> XFTPResponse {
+        let size = Int64(chunk.info.size)
+        if chunk.fileName != nil {
+            // Already stored: a resumed upload; the bytes must still be read (`Server.hs` 531-541).
+            let sent = try await body.drain()
+            return sent == size ? .ok : .error(.size)
+        }
+        guard store.reserve(size, quota: configuration.maxStoreBytes) else {
+            _ = try await body.drain()
+            return .error(.quota)
+        }
+        let name = Base64URL.encode(chunk.senderId)
+        let destination = Path.join(store.filesFolder, name)
+        let writer = try AtomicFileWriter(destination: destination, mode: 0o600)
+        var digest = SHA256Digest()
+        var received: Int64 = 0
+        var failure: XFTPErrorCode?
+        do {
+            while let piece = try await body.nextData() {
+                received += Int64(piece.readableBytes)
+                if received > size {
+                    failure = .size
+                    _ = try await body.drain()
+                    break
+                }
+                try piece.withUnsafeReadableBytes { bytes in
+                    digest.update(bytes)
+                    try writer.write(bytes)
+                }
+            }
+        } catch {
+            writer.abort()
+            store.release(size)
+            throw error
+        }
+        if failure == nil, received != size { failure = .size }
+        if failure == nil, digest.finish() != chunk.info.digest { failure = .digest }
+        if let failure {
+            writer.abort()
+            store.release(size)
+            return .error(failure)
+        }
+        do {
+            try await NIOThreadPool.singleton.runIfActive { try writer.commit() }
+            guard try store.markUploaded(senderId: chunk.senderId, name: name) else {
+                _ = unlink(destination)
+                store.release(size)
+                return .error(.auth)
+            }
+        } catch {
+            _ = unlink(destination)
+            store.release(size)
+            return .error(.fileIO)
+        }
+        return .ok
+    }
+
+    /// FGET: a fresh X25519 key and nonce; the chunk follows the block encrypted with the secret-box
+    /// stream keyed by the DH secret, its tag last (`Server.hs` 566-584; `Transport.hs` 162-172).
+    private func send(_ chunk: StoredChunk, to recipientKey: XFTPPublicKey, corrId: [UInt8], entityId: [UInt8], session: TLSSession,
+                      responder: Responder) async throws {
+        guard let name = chunk.fileName else {
+            return try await responder.respond(.error(.noFile), corrId: corrId, entityId: entityId, session: session)
+        }
+        let path = Path.join(store.filesFolder, name)
+        guard let descriptor = try? POSIXFile.open(path, flags: O_RDONLY | O_CLOEXEC) else {
+            return try await responder.respond(.error(.auth), corrId: corrId, entityId: entityId, session: session)
+        }
+        defer { close(descriptor) }
+        let key = X25519.generate()
+        guard let secret = X25519.sharedSecret(privateKey: key.privateKey, peerPublicKey: recipientKey.raw) else {
+            return try await responder.respond(.error(.crypto), corrId: corrId, entityId: entityId, session: session)
+        }
+        var nonce = [UInt8](repeating: 0, count: SecretBoxStream.nonceLength)
+        nonce.withUnsafeMutableBytes { SodiumRuntime.randomBytes($0) }
+        var box = SecretBoxStream(key: secret, nonce: nonce)
+        let block = try XFTPTransmission(sessionId: session.tlsUnique, corrId: corrId, entityId: entityId,
+                                         command: XFTPResponse.file(dhKey: .x25519(key.publicKey), nonce: nonce).encoded()).block()
+        try await responder.start(first: block)
+        var remaining = Int(chunk.info.size)
+        let pieceSize = 256 << 10
+        while remaining > 0 {
+            var buffer = ByteBufferAllocator().buffer(capacity: min(pieceSize, remaining))
+            let wanted = min(pieceSize, remaining)
+            let read = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: wanted) { bytes in
+                let count = try POSIXFile.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: bytes[0..<wanted]), path: path)
+                box.seal(UnsafeMutableRawBufferPointer(rebasing: bytes[0..<count]))
+                return count
+            }
+            guard read > 0 else { throw FileSystemError("read", path: path, code: EIO) }
+            remaining -= read
+            try await responder.continueBody(buffer)
+        }
+        try await responder.finish(last: box.tag())
+    }
+}
+
+/// Writes one response: headers, then the body in DATA frames, the stream ending with the last.
+struct Responder {
+    let outbound: NIOAsyncChannelOutboundWriter<HTTP2Frame.FramePayload>
+
+    func send(block: [UInt8]) async throws {
+        try await outbound.write(.headers(.init(headers: HTTP2Headers.response(), endStream: false)))
+        try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: block)), endStream: true)))
+    }
+
+    func sendEmpty() async throws {
+        try await outbound.write(.headers(.init(headers: HTTP2Headers.response(), endStream: true)))
+    }
+
+    /// A handshake error is its name, padded to a block (`Server.hs` 228-236).
+    func handshakeError(_ code: XFTPErrorCode) async throws {
+        try await send(block: XFTPBlock.pad(code.encoded))
+    }
+
+    func respond(_ response: XFTPResponse, corrId: [UInt8], entityId: [UInt8], session: TLSSession) async throws {
+        try await send(block: XFTPTransmission(sessionId: session.tlsUnique, corrId: corrId, entityId: entityId, command: response.encoded()).block())
+    }
+
+    func start(first: [UInt8]) async throws {
+        try await outbound.write(.headers(.init(headers: HTTP2Headers.response(), endStream: false)))
+        try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: first)), endStream: false)))
+    }
+
+    func continueBody(_ buffer: ByteBuffer) async throws {
+        try await outbound.write(.data(.init(data: .byteBuffer(buffer), endStream: false)))
+    }
+
+    func finish(last: [UInt8]) async throws {
+        try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: last)), endStream: true)))
+    }
+}

@@ -1,0 +1,44 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SXXFTP
+
+/// How `XFTPServer` runs. Defaults follow simplexmq's XFTP server (`Server/Main.hs` 280-300,
+/// `Server/Env.hs` 160-171): chunks of 64 KiB, 256 KiB, 1 MiB or 4 MiB, files expire after 48 hours
+/// (checked every 2 hours), Ed448 certificates. Unlike it, the default address is loopback only.
+public struct XFTPServerConfiguration: Sendable {
+    /// Holds the identity (ca/server keys and certificates), `store.log` and `files/`.
+    public var storeFolder: String
+    public var host: String
+    /// 0 picks a free port.
+    public var port: Int
+    /// The host name or address written in the server's address and certificate.
+    public var publicHost: String
+    /// The upload password (basic auth for FNEW), if uploads need one.
+    public var password: [UInt8]?
+    /// The most bytes of chunks stored at once, if limited.
+    public var maxStoreBytes: Int64?
+    public var expirySeconds: Int64
+    public var expiryCheckSeconds: Int64
+    public var allowedChunkSizes: [UInt32]
+    public var certificateAlgorithm: SigningKey.Algorithm
+    /// The clock, seconds since 1970 (tests move it).
+    public var now: @Sendable () -> Int64
+
+    public init(storeFolder: String, host: String = "127.0.0.1", port: Int = 443, publicHost: String? = nil, password: [UInt8]? = nil,
+                maxStoreBytes: Int64? = nil, expirySeconds: Int64 = 48 * 3600, expiryCheckSeconds: Int64 = 2 * 3600,
+                allowedChunkSizes: [UInt32] = [64 << 10, 256 << 10, 1 << 20, 4 << 20], certificateAlgorithm: SigningKey.Algorithm = .ed448,
+                now: @escaping @Sendable () -> Int64 = { Int64(time(nil)) }) {
+        self.storeFolder = storeFolder
+        self.host = host
+        self.port = port
+        self.publicHost = publicHost ?? host
+        self.password = password
+        self.maxStoreBytes = maxStoreBytes
+        self.expirySeconds = expirySeconds
+        self.expiryCheckSeconds = expiryCheckSeconds
+        self.allowedChunkSizes = allowedChunkSizes
+        self.certificateAlgorithm = certificateAlgorithm
+        self.now = now
+    }
+}

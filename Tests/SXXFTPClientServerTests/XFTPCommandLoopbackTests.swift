@@ -1,0 +1,132 @@
+import Testing
+import SXCore
+import SXCrypto
+import SXTestSupport
+import SXTransfer
+import SXXFTP
+import SXXFTPClient
+import SXXFTPServer
+
+/// sxkit's client against sxkit's server over loopback TLS + HTTP/2, command by command.
+@Suite struct XFTPCommandLoopbackTests {
+    private func chunk(_ size: Int, seed: UInt8 = 1) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) } }
+
+    @Test func everyCommandRoundTrips() async throws {
+        let server = try await XFTPTestServer()
+        let connection = try await XFTPConnection.open(server.address)
+        #expect(connection.version == 3)
+        #expect(connection.session.tlsUnique.count == 32)
+        try await connection.ping()
+
+        let bytes = chunk(64 << 10)
+        let sender = ReplicaKey.generate()
+        let recipients = [ReplicaKey.generate(), ReplicaKey.generate()]
+        let created = try await connection.create(size: UInt32(bytes.count), digest: SHA256Digest.of(bytes), senderKey: sender,
+                                                  recipientKeys: recipients.map { .ed25519($0.ed25519PublicKey!) }, basicAuth: nil)
+        #expect(created.senderId.count == 16)
+        #expect(created.recipientIds.count == 2)
+        // Not uploaded yet: nothing to download.
+        let buffer = AlignedBuffer(capacity: 4 << 20)
+        await #expect(throws: XFTPClientError.refused(server: connection.serverName, .noFile)) {
+            try await connection.download(recipientId: created.recipientIds[0], recipientKey: recipients[0], size: bytes.count, into: buffer)
+        }
+        try await connection.upload(senderId: created.senderId, senderKey: sender, .bytes(bytes))
+        // Uploading again (a resumed send) is accepted and changes nothing.
+        try await connection.upload(senderId: created.senderId, senderKey: sender, .bytes(bytes))
+        for (index, recipient) in recipients.enumerated() {
+            try await connection.download(recipientId: created.recipientIds[index], recipientKey: recipient, size: bytes.count, into: buffer)
+            #expect(Array(buffer.bytes) == bytes)
+        }
+        // A third recipient added later.
+        let late = ReplicaKey.generate()
+        let lateIds = try await connection.addRecipients(senderId: created.senderId, senderKey: sender, recipientKeys: [.ed25519(late.ed25519PublicKey!)])
+        try await connection.download(recipientId: lateIds[0], recipientKey: late, size: bytes.count, into: buffer)
+        #expect(Array(buffer.bytes) == bytes)
+        // The wrong key for a recipient id: AUTH, as for an id that does not exist.
+        await #expect(throws: XFTPClientError.refused(server: connection.serverName, .auth)) {
+            try await connection.download(recipientId: created.recipientIds[0], recipientKey: recipients[1], size: bytes.count, into: buffer)
+        }
+        try await connection.acknowledge(recipientId: created.recipientIds[0], recipientKey: recipients[0])
+        await #expect(throws: XFTPClientError.refused(server: connection.serverName, .auth)) {
+            try await connection.download(recipientId: created.recipientIds[0], recipientKey: recipients[0], size: bytes.count, into: buffer)
+        }
+        try await connection.delete(senderId: created.senderId, senderKey: sender)
+        await #expect(throws: XFTPClientError.refused(server: connection.serverName, .auth)) {
+            try await connection.download(recipientId: created.recipientIds[1], recipientKey: recipients[1], size: bytes.count, into: buffer)
+        }
+        #expect(server.server.storeUsage.chunks == 0)
+        await connection.close()
+        await server.stop()
+    }
+
+    @Test func uploadsAreCheckedForSizeDigestAndChunkSize() async throws {
+        let server = try await XFTPTestServer()
+        let connection = try await XFTPConnection.open(server.address)
+        let bytes = chunk(64 << 10)
+        let sender = ReplicaKey.generate()
+        let recipient = ReplicaKey.generate()
+        let keys: [XFTPPublicKey] = [.ed25519(recipient.ed25519PublicKey!)]
+        let name = connection.serverName
+        // Only SimpleX's four chunk sizes are accepted.
+        await #expect(throws: XFTPClientError.refused(server: name, .size)) {
+            _ = try await connection.create(size: 1000, digest: SHA256Digest.of(bytes), senderKey: sender, recipientKeys: keys, basicAuth: nil)
+        }
+        let created = try await connection.create(size: UInt32(bytes.count), digest: SHA256Digest.of(bytes), senderKey: sender, recipientKeys: keys, basicAuth: nil)
+        var corrupt = bytes
+        corrupt[100] ^= 1
+        await #expect(throws: XFTPClientError.refused(server: name, .digest)) {
+            try await connection.upload(senderId: created.senderId, senderKey: sender, .bytes(corrupt))
+        }
+        await #expect(throws: XFTPClientError.refused(server: name, .size)) {
+            try await connection.upload(senderId: created.senderId, senderKey: sender, .bytes(Array(bytes.dropLast())))
+        }
+        await #expect(throws: XFTPClientError.refused(server: name, .size)) {
+            try await connection.upload(senderId: created.senderId, senderKey: sender, .bytes(bytes + [0]))
+        }
+        // Another sender's key cannot upload.
+        await #expect(throws: XFTPClientError.refused(server: name, .auth)) {
+            try await connection.upload(senderId: created.senderId, senderKey: ReplicaKey.generate(), .bytes(bytes))
+        }
+        // Nothing partial is served, and no stray file is left.
+        let buffer = AlignedBuffer(capacity: 4 << 20)
+        await #expect(throws: XFTPClientError.refused(server: name, .noFile)) {
+            try await connection.download(recipientId: created.recipientIds[0], recipientKey: recipient, size: bytes.count, into: buffer)
+        }
+        #expect(try Folders.names(in: server.folder.file("store/files")).isEmpty)
+        #expect(server.server.storeUsage.bytes == 0)
+        await connection.close()
+        await server.stop()
+    }
+
+    @Test func passwordQuotaAndIdentityAreEnforced() async throws {
+        let server = try await XFTPTestServer { $0.password = Array("secret".utf8); $0.maxStoreBytes = 100 << 10 }
+        let connection = try await XFTPConnection.open(server.address)
+        let name = connection.serverName
+        let bytes = chunk(64 << 10)
+        let sender = ReplicaKey.generate()
+        let keys: [XFTPPublicKey] = [.ed25519(ReplicaKey.generate().ed25519PublicKey!)]
+        for wrong in [nil, Array("guess".utf8)] {
+            await #expect(throws: XFTPClientError.refused(server: name, .auth)) {
+                _ = try await connection.create(size: UInt32(bytes.count), digest: SHA256Digest.of(bytes), senderKey: sender, recipientKeys: keys, basicAuth: wrong)
+            }
+        }
+        let first = try await connection.create(size: UInt32(bytes.count), digest: SHA256Digest.of(bytes), senderKey: sender, recipientKeys: keys, basicAuth: Array("secret".utf8))
+        try await connection.upload(senderId: first.senderId, senderKey: sender, .bytes(bytes))
+        let second = try await connection.create(size: UInt32(bytes.count), digest: SHA256Digest.of(bytes), senderKey: sender, recipientKeys: keys, basicAuth: Array("secret".utf8))
+        await #expect(throws: XFTPClientError.refused(server: name, .quota)) {
+            try await connection.upload(senderId: second.senderId, senderKey: sender, .bytes(bytes))
+        }
+        await connection.close()
+
+        // Another key hash: refused after TLS, before any request.
+        var other = server.address
+        other.keyHash = SHA256Digest.of(Array("another server".utf8))
+        await #expect(throws: XFTPClientError.self) { _ = try await XFTPConnection.open(other) }
+        do {
+            _ = try await XFTPConnection.open(other)
+        } catch let error as XFTPClientError {
+            guard case .wrongIdentity(_, .wrongIdentity) = error else { Issue.record("\(error)"); return }
+        }
+        await server.stop()
+    }
+}

@@ -78,15 +78,14 @@ extension XFTPConnection {
     }
 
     /// FGET with a fresh X25519 key: the chunk arrives encrypted with the DH secret's secret-box
-    /// stream, its tag last (`Client.hs` 275-297, `Transport.hs` 184-221), and is decrypted into
-    /// `buffer` (emptied first). `size` is the chunk's size from the description; a longer or shorter
-    /// body, or a wrong tag, is refused. The caller checks the digest.
-    public func download(recipientId: [UInt8], recipientKey: ReplicaKey, size: Int, into buffer: AlignedBuffer) async throws {
+    /// stream, its 16-byte tag last (`Client.hs` 275-297, `Transport.hs` 184-221), and is decrypted
+    /// into `buffer` (emptied first). A body larger than the buffer, or a wrong tag, is refused; the
+    /// caller checks the size and digest against the description.
+    public func download(recipientId: [UInt8], recipientKey: ReplicaKey, into buffer: AlignedBuffer) async throws {
         let key = X25519.generate()
         let block = try signedBlock(.get(dhKey: .x25519(key.publicKey)), entityId: recipientId, key: recipientKey)
         let name = serverName
         buffer.removeAll()
-        guard size <= buffer.capacity else { throw XFTPClientError.badResponse(server: name, reason: "a chunk of \(size) bytes is larger than any XFTP chunk") }
         try await command(block: block) { response, reader in
             guard case .file(let serverKey, let nonce) = response else {
                 throw XFTPClientError.badResponse(server: name, reason: "FGET answered \(response.tag)")
@@ -95,21 +94,31 @@ extension XFTPConnection {
                 throw XFTPClientError.badResponse(server: name, reason: "the server's download key is not usable")
             }
             var box = SecretBoxStream(key: secret, nonce: nonce)
-            var tag: [UInt8] = []
-            while var piece = try await reader.nextData() {
-                let forChunk = min(piece.readableBytes, size - buffer.count)
-                if forChunk > 0 {
-                    piece.readWithUnsafeReadableBytes { bytes in
-                        buffer.append(UnsafeRawBufferPointer(rebasing: bytes[0..<forChunk]))
-                        return forChunk
+            // The last 16 bytes seen so far may be the tag: held back until more arrive.
+            var tail: [UInt8] = []
+            tail.reserveCapacity(2 * SecretBoxStream.tagLength)
+            while let piece = try await reader.nextData() {
+                try piece.withUnsafeReadableBytes { bytes in
+                    let tagLength = SecretBoxStream.tagLength
+                    if bytes.count >= tagLength {
+                        guard tail.withUnsafeBytes({ buffer.append($0) }),
+                              buffer.append(UnsafeRawBufferPointer(rebasing: bytes[0..<(bytes.count - tagLength)])) else {
+                            throw XFTPClientError.refused(server: name, .size)
+                        }
+                        tail = Array(bytes[(bytes.count - tagLength)...])
+                    } else {
+                        tail += bytes
+                        if tail.count > tagLength {
+                            let spill = tail.count - tagLength
+                            guard tail.withUnsafeBytes({ buffer.append(UnsafeRawBufferPointer(rebasing: $0[0..<spill])) }) else { throw XFTPClientError.refused(server: name, .size) }
+                            tail.removeFirst(spill)
+                        }
                     }
                 }
-                tag += piece.readBytes(length: piece.readableBytes) ?? []
-                guard tag.count <= SecretBoxStream.tagLength else { throw XFTPClientError.refused(server: name, .size) }
             }
-            guard buffer.count == size, tag.count == SecretBoxStream.tagLength else { throw XFTPClientError.refused(server: name, .size) }
+            guard tail.count == SecretBoxStream.tagLength else { throw XFTPClientError.refused(server: name, .size) }
             buffer.withMutableBytes { box.open($0) }
-            guard box.verify(tag) else {
+            guard box.verify(tail) else {
                 buffer.wipe()
                 throw XFTPClientError.refused(server: name, .crypto)
             }

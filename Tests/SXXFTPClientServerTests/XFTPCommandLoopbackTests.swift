@@ -28,31 +28,31 @@ import SXXFTPServer
         // Not uploaded yet: nothing to download.
         let buffer = AlignedBuffer(capacity: 4 << 20)
         await #expect(throws: XFTPClientError.refused(server: connection.serverName, .noFile)) {
-            try await connection.download(recipientId: created.recipientIds[0], recipientKey: recipients[0], size: bytes.count, into: buffer)
+            try await connection.download(recipientId: created.recipientIds[0], recipientKey: recipients[0], into: buffer)
         }
         try await connection.upload(senderId: created.senderId, senderKey: sender, .bytes(bytes))
         // Uploading again (a resumed send) is accepted and changes nothing.
         try await connection.upload(senderId: created.senderId, senderKey: sender, .bytes(bytes))
         for (index, recipient) in recipients.enumerated() {
-            try await connection.download(recipientId: created.recipientIds[index], recipientKey: recipient, size: bytes.count, into: buffer)
+            try await connection.download(recipientId: created.recipientIds[index], recipientKey: recipient, into: buffer)
             #expect(Array(buffer.bytes) == bytes)
         }
         // A third recipient added later.
         let late = ReplicaKey.generate()
         let lateIds = try await connection.addRecipients(senderId: created.senderId, senderKey: sender, recipientKeys: [.ed25519(late.ed25519PublicKey!)])
-        try await connection.download(recipientId: lateIds[0], recipientKey: late, size: bytes.count, into: buffer)
+        try await connection.download(recipientId: lateIds[0], recipientKey: late, into: buffer)
         #expect(Array(buffer.bytes) == bytes)
         // The wrong key for a recipient id: AUTH, as for an id that does not exist.
         await #expect(throws: XFTPClientError.refused(server: connection.serverName, .auth)) {
-            try await connection.download(recipientId: created.recipientIds[0], recipientKey: recipients[1], size: bytes.count, into: buffer)
+            try await connection.download(recipientId: created.recipientIds[0], recipientKey: recipients[1], into: buffer)
         }
         try await connection.acknowledge(recipientId: created.recipientIds[0], recipientKey: recipients[0])
         await #expect(throws: XFTPClientError.refused(server: connection.serverName, .auth)) {
-            try await connection.download(recipientId: created.recipientIds[0], recipientKey: recipients[0], size: bytes.count, into: buffer)
+            try await connection.download(recipientId: created.recipientIds[0], recipientKey: recipients[0], into: buffer)
         }
         try await connection.delete(senderId: created.senderId, senderKey: sender)
         await #expect(throws: XFTPClientError.refused(server: connection.serverName, .auth)) {
-            try await connection.download(recipientId: created.recipientIds[1], recipientKey: recipients[1], size: bytes.count, into: buffer)
+            try await connection.download(recipientId: created.recipientIds[1], recipientKey: recipients[1], into: buffer)
         }
         #expect(server.server.storeUsage.chunks == 0)
         await connection.close()
@@ -90,7 +90,7 @@ import SXXFTPServer
         // Nothing partial is served, and no stray file is left.
         let buffer = AlignedBuffer(capacity: 4 << 20)
         await #expect(throws: XFTPClientError.refused(server: name, .noFile)) {
-            try await connection.download(recipientId: created.recipientIds[0], recipientKey: recipient, size: bytes.count, into: buffer)
+            try await connection.download(recipientId: created.recipientIds[0], recipientKey: recipient, into: buffer)
         }
         #expect(try Folders.names(in: server.folder.file("store/files")).isEmpty)
         #expect(server.server.storeUsage.bytes == 0)

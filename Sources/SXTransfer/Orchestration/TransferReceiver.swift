@@ -47,7 +47,7 @@ public struct TransferReceiver: Sendable {
         do {
             return try await run(description, path: path, events: events)
         } catch let error as RelayError {
-            if case .chunkNotFound = error { events(.rcvFileSndCancelled(error: ErrorCause.text(of: error))) } else { events(.rcvFileError(error: ErrorCause.text(of: error))) }
+            if error.isGoneFromRelay { events(.rcvFileSndCancelled(error: ErrorCause.text(of: error))) } else { events(.rcvFileError(error: ErrorCause.text(of: error))) }
             throw error
         } catch {
             events(.rcvFileError(error: ErrorCause.text(of: error)))

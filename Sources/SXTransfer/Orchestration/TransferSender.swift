@@ -209,7 +209,7 @@ public struct TransferSender: Sendable {
             let senderKey = ReplicaKey.generate()
             let recipientKeys = (0..<recipients).map { _ in ReplicaKey.generate() }
             let request = ChunkCreateRequest(size: Int64(item.bytes.count), digest: item.digest, senderKey: senderKey.ed25519PublicKey!,
-                                             recipientKeys: recipientKeys.map { $0.ed25519PublicKey! })
+                                             recipientKeys: recipientKeys.map { $0.ed25519PublicKey! }, senderPrivateKey: senderKey)
             let created = try await policy.withRetries("create", warn: warn) { try await relay.create(request) }
             guard created.recipientIds.count == recipients else {
                 throw RelayError.protocolError(relay: relay.address.description, reason: "it answered \(created.recipientIds.count) recipient ids for \(recipients) keys")

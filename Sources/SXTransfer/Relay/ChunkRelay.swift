@@ -28,12 +28,16 @@ public struct ChunkCreateRequest: Sendable, Equatable {
     public var digest: [UInt8]
     public var senderKey: [UInt8]
     public var recipientKeys: [[UInt8]]
+    /// The private half of `senderKey`: an XFTP server takes FNEW only signed by it (simplexmq
+    /// `Server.hs` 446). Relays that only keep the public key ignore it.
+    public var senderPrivateKey: ReplicaKey?
 
-    public init(size: Int64, digest: [UInt8], senderKey: [UInt8], recipientKeys: [[UInt8]]) {
+    public init(size: Int64, digest: [UInt8], senderKey: [UInt8], recipientKeys: [[UInt8]], senderPrivateKey: ReplicaKey? = nil) {
         self.size = size
         self.digest = digest
         self.senderKey = senderKey
         self.recipientKeys = recipientKeys
+        self.senderPrivateKey = senderPrivateKey
     }
 }
 
@@ -54,6 +58,9 @@ public enum RelayError: Error, Sendable, Equatable, CustomStringConvertible {
     case chunkNotFound(relay: String, id: String)
     /// The key does not match the replica id (wrong recipient description, or a forged one).
     case wrongKey(relay: String, id: String)
+    /// Refused without saying why: XFTP servers answer AUTH alike for a chunk deleted, expired or
+    /// never created and for a key that is not the chunk's (simplexmq `Server.hs` 443-465).
+    case accessRefused(relay: String, id: String)
     /// Bigger than the relay accepts, or the bytes offered do not match the size declared at create.
     case sizeRejected(relay: String, id: String, size: Int64, limit: Int64)
     /// The relay computed a different SHA-256 for the uploaded bytes than the one declared at create.
@@ -71,6 +78,8 @@ public enum RelayError: Error, Sendable, Equatable, CustomStringConvertible {
             return "chunk \(id) is not on relay \(relay): the sender cancelled the transfer, it expired, or it was never uploaded"
         case .wrongKey(let relay, let id):
             return "relay \(relay) refused the key for chunk \(id): this description does not grant access to it"
+        case .accessRefused(let relay, let id):
+            return "relay \(relay) refused chunk \(id): the sender cancelled the transfer, it expired, or this description's key is not the chunk's"
         case .sizeRejected(let relay, let id, let size, let limit):
             return "relay \(relay) refused chunk \(id) of \(size) bytes (limit \(limit) bytes)"
         case .digestMismatch(let relay, let id):
@@ -81,6 +90,14 @@ public enum RelayError: Error, Sendable, Equatable, CustomStringConvertible {
             return "relay \(relay) is unavailable: \(reason)"
         case .protocolError(let relay, let reason):
             return "relay \(relay) failed: \(reason)"
+        }
+    }
+
+    /// The chunk is not (or no longer) on the relay as far as the relay says: cancelled or expired.
+    public var isGoneFromRelay: Bool {
+        switch self {
+        case .chunkNotFound, .accessRefused: true
+        default: false
         }
     }
 

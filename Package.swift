@@ -22,11 +22,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Already required by both; named for ByteBuffer (client) and to silence Hummingbird's stdout logger.
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
     ],
     targets: [
@@ -85,21 +82,6 @@ let package = Package(
         // `files`: the journalled batch engine for CryptoFiles, given paths or a data directory's files
         // folder (kept in step with the chat DB's keys).
         .target(name: "SXFileEncryption", dependencies: ["SXCore", "SXCrypto", "SXDatabase"], swiftSettings: strict),
-        // The HTTP relay's client (a ChunkRelay on AsyncHTTPClient): all a sender or receiver links.
-        .target(
-            name: "SXRelayHTTP",
-            dependencies: ["SXCore", "SXTransfer", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
-            swiftSettings: strict
-        ),
-        // The HTTP relay's server (Hummingbird): only `sxkit relay serve` and tests link it.
-        .target(
-            name: "SXRelayServer",
-            dependencies: ["SXCore", "SXCrypto", "SXTransfer", .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "Logging", package: "swift-log"),
-                           .product(name: "NIOPosix", package: "swift-nio")],
-            swiftSettings: strict
-        ),
         // Sample data directories for the demo, tests and benchmarks.
         .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXImages"], swiftSettings: strict),
         // What only the CLI needs to talk to a terminal: the locked stdout/stderr writer, the progress
@@ -109,18 +91,9 @@ let package = Package(
             name: "sxkit",
             dependencies: [
                 "SXCore", "SXTerminal", "SXCrypto", "SXDatabase", "SXArchive", "SXImages", "SXSample", "SXTransfer",
-                "SXRelayHTTP", "SXRelayServer", "SXProfileMove", "SXStorage", "SXFileEncryption",
+                "SXXFTPClient", "SXXFTPServer", "SXProfileMove", "SXStorage", "SXFileEncryption",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: strict,
-            linkerSettings: lld
-        ),
-
-        // bench/relay-http's client: times HTTPChunkRelay uploads and downloads (not a product).
-        .executableTarget(
-            name: "RelayBench",
-            dependencies: ["SXCore", "SXCrypto", "SXTransfer", "SXRelayHTTP"],
-            path: "bench/RelayBench",
             swiftSettings: strict,
             linkerSettings: lld
         ),
@@ -131,7 +104,7 @@ let package = Package(
         .testTarget(name: "SXTerminalTests", dependencies: ["SXTerminal", "SXCore"], swiftSettings: strict),
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXImagesTests", dependencies: ["SXImages", "SXSample", "SXTestSupport"], swiftSettings: strict),
-        .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXImages", "SXSample", "SXTestSupport", "SXTransfer", "SXRelayHTTP"], swiftSettings: strict),
+        .testTarget(name: "SXKitCLITests", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXImages", "SXSample", "SXTestSupport", "SXTransfer", "SXXFTPClient", "SXXFTP"], swiftSettings: strict),
         .testTarget(name: "SXFileEncryptionTests", dependencies: ["SXFileEncryption", "SXCore", "SXCrypto", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXXFTPTests", dependencies: ["SXXFTP", "SXCrypto", "SXCore", "SXTestSupport", "CSodium"], swiftSettings: strict),
         .testTarget(
@@ -149,18 +122,9 @@ let package = Package(
         .testTarget(name: "SXTransferTests", dependencies: ["SXTransfer", "SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXStorageTests", dependencies: ["SXStorage", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
-        .testTarget(
-            name: "SXRelayHTTPTests",
-            dependencies: ["SXRelayHTTP", "SXRelayServer", "SXTransfer", "SXCore", "SXCrypto", "SXTestSupport",
-                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio")],
-            swiftSettings: strict
-        ),
         .testTarget(name: "SXDatabaseTests", dependencies: ["SXDatabase", "SXCore", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXProfileMoveTests", dependencies: ["SXProfileMove", "SXArchive", "SXTransfer", "SXDatabase", "SXSample", "SXCore", "SXCrypto", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXSampleTests", dependencies: ["SXSample", "SXDatabase", "SXImages", "SXCore", "SXCrypto", "SXTestSupport"], swiftSettings: strict),
-        // The store and configuration without HTTP (the HTTP relay end to end is in SXRelayHTTPTests).
-        .testTarget(name: "SXRelayServerTests", dependencies: ["SXRelayServer", "SXTransfer", "SXCore", "SXCrypto", "SXTestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -945,12 +945,15 @@ _sxkit_transfer_plan() {
 _sxkit_transfer_send() {
     repeating_flags=()
     non_repeating_flags=(--force --above-soft-limit --json -q --quiet -v --verbose -h --help)
-    repeating_options=()
+    repeating_options=(--server)
     non_repeating_options=(--relay --recipients -o --output --parallel --temp-dir --data-dir)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
+    '--server')
+        return
+        ;;
     '--relay')
         __sxkit_add_completions -d
         return
@@ -1098,7 +1101,7 @@ _sxkit_relay_serve() {
     repeating_flags=()
     non_repeating_flags=(--json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--listen --store --expiry --max-store)
+    non_repeating_options=(--listen --store --public-host --password-file --expiry --max-store --certificate-algorithm)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -1110,10 +1113,20 @@ _sxkit_relay_serve() {
         __sxkit_add_completions -d
         return
         ;;
+    '--public-host')
+        return
+        ;;
+    '--password-file')
+        __sxkit_add_completions -f
+        return
+        ;;
     '--expiry')
         return
         ;;
     '--max-store')
+        return
+        ;;
+    '--certificate-algorithm')
         return
         ;;
     esac
@@ -1145,12 +1158,15 @@ _sxkit_migrate() {
 _sxkit_migrate_send() {
     repeating_flags=()
     non_repeating_flags=(--fresh --above-soft-limit --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
-    repeating_options=()
+    repeating_options=(--server)
     non_repeating_options=(--relay -o --output --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
+    '--server')
+        return
+        ;;
     '--relay')
         __sxkit_add_completions -d
         return

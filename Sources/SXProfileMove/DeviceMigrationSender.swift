@@ -43,13 +43,13 @@ public struct DeviceMigrationSender: Sendable {
 
     public let dataDirectory: DataDirectory
     public let passphrase: SecretBytes
-    public let relay: any ChunkRelay
+    public let relays: [any ChunkRelay]
     public let options: Options
 
-    public init(dataDirectory: DataDirectory, passphrase: SecretBytes, relay: any ChunkRelay, options: Options) {
+    public init(dataDirectory: DataDirectory, passphrase: SecretBytes, relays: [any ChunkRelay], options: Options) {
         self.dataDirectory = dataDirectory
         self.passphrase = passphrase
-        self.relay = relay
+        self.relays = relays
         self.options = options
     }
 
@@ -81,7 +81,7 @@ public struct DeviceMigrationSender: Sendable {
         }
         let archive = marker!.archive
         let bytes = Int64(try POSIXFile.status(archive).st_size)
-        let sender = TransferSender(relay: relay, options: .init(recipients: options.recipients, aboveSoftLimit: options.aboveSoftLimit,
+        let sender = TransferSender(relays: relays, options: .init(recipients: options.recipients, aboveSoftLimit: options.aboveSoftLimit,
                                                                  descriptionFolder: options.descriptionFolder,
                                                                  tempRoot: work, policy: options.policy))
         let transfer = try await sender.send(file: archive, events: events)

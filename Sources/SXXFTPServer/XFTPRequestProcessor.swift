@@ -31,6 +31,10 @@ struct XFTPRequestProcessor: Sendable {
             case .accepted:
                 try await command(head: head, body: &request, session: session, responder: responder)
             }
+            // The answer may still wait for the client's flow-control window: closing the stream
+            // now would drop it (RST_STREAM CANCEL). The stream closes by itself once both sides
+            // have ended and the last frame is out.
+            try await stream.channel.closeFuture.get()
         }
     }
 

@@ -43,7 +43,20 @@ public final class XFTPServer: Sendable {
         let store = try ChunkStore(logPath: Path.join(configuration.storeFolder, "store.log"), filesFolder: filesFolder)
         let tls = try TLSContext.server(identity: identity)
         let http2 = HTTP2Tuning.configuration
-        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        let listener: NIOAsyncChannel<Connection, Never>
+        do {
+            listener = try await bind(configuration, tls: tls, http2: http2)
+        } catch {
+            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            throw XFTPServerError.cannotListen(address: "\(host):\(configuration.port)", cause: ErrorCause.text(of: error))
+        }
+        let port = listener.channel.localAddress?.port ?? configuration.port
+        return XFTPServer(configuration: configuration, identity: identity, identityCreated: created, port: port, store: store, listener: listener)
+    }
+
+    private static func bind(_ configuration: XFTPServerConfiguration, tls: TLSContext, http2: NIOHTTP2Handler.Configuration) async throws
+        -> NIOAsyncChannel<Connection, Never> {
+        try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 256)
             .bind(host: configuration.host, port: configuration.port) { channel in
@@ -56,8 +69,6 @@ public final class XFTPServer: Sendable {
                     return (handler.established, streams)
                 }
             }
-        let port = listener.channel.localAddress?.port ?? configuration.port
-        return XFTPServer(configuration: configuration, identity: identity, identityCreated: created, port: port, store: store, listener: listener)
     }
 
     private init(configuration: XFTPServerConfiguration, identity: ServerIdentity, identityCreated: Bool, port: Int, store: ChunkStore,

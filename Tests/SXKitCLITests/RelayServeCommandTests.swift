@@ -2,12 +2,14 @@ import Foundation
 import Testing
 import SXCore
 import SXCrypto
-import SXRelayHTTP
 import SXSample
 import SXTestSupport
 import SXTransfer
+import SXXFTP
+import SXXFTPClient
 
-/// `sxkit relay serve` as a user runs it: address line first, chunks through it, SIGTERM stops it.
+/// `sxkit relay serve` as a user runs it: its xftp:// address first, chunks through it over XFTP,
+/// SIGTERM stops it, a restart keeps its identity.
 struct RelayServeCommandTests {
     /// Starts the relay with its stdout on a pipe and returns it with the first stdout line.
     private func startRelay(_ arguments: [String]) throws -> (Process, String, Pipe) {
@@ -31,50 +33,50 @@ struct RelayServeCommandTests {
     @Test func servesChunksAndStopsCleanlyOnSIGTERM() async throws {
         let folder = try TempFolder()
         let store = folder.file("store")
-        let (process, line, err) = try startRelay(["--listen", "127.0.0.1:0", "--store", store])
+        let (process, line, err) = try startRelay(["--listen", "127.0.0.1:0", "--store", store, "--certificate-algorithm", "ed25519"])
         defer { if process.isRunning { process.terminate() } }
-        let prefix = "listening on http://127.0.0.1:"
-        #expect(line.hasPrefix(prefix), "first line: \(line)")
-        let url = String(line.dropFirst("listening on ".count))
-        #expect(Int(line.dropFirst(prefix.count)).map { $0 > 0 } == true)
+        let server = try XFTPServerAddress.parse(line).get()
+        #expect(server.hosts == [.ipv4(127, 0, 0, 1)] && server.portNumber > 0, "first line: \(line)")
         #expect(try POSIXFile.status(store).st_mode & 0o777 == 0o700)
+        // The address's key hash is the fingerprint file's, the SHA-256 of ca.crt.
+        #expect(try folder.read("store/fingerprint") == Array((Base64URL.encode(server.keyHash) + "\n").utf8))
+        #expect(try POSIXFile.status(folder.file("store/server.key")).st_mode & 0o777 == 0o600)
 
-        let bytes = testBytes(1_500_000, seed: 7)
+        let bytes = testBytes(1 << 20, seed: 7)
         let path = try folder.write("chunk", bytes)
-        // Long idle timeout: other suites' synchronous tests may hold this process's cooperative threads
-        // for minutes, and the response is read only when a thread is free.
-        let timeouts = HTTPChunkRelay.Timeouts(connect: .seconds(10), idle: .seconds(1800), request: .seconds(3600))
-        try await HTTPChunkRelay.with(url: url, timeouts: timeouts) { relay in
-            #expect(relay.address == .sxkit(url))
-            let created = try await relay.createWithFreshKeys(size: Int64(bytes.count), digest: SHA256Digest.of(bytes))
-            try await relay.upload(created.sender, from: path, offset: 0, length: Int64(bytes.count))
-            try await relay.download(created.recipients[0], to: folder.file("out"))
-            #expect(try folder.read("out") == bytes)
-            await #expect(throws: RelayError.wrongKey(relay: url, id: created.recipients[0].idText)) {
-                try await relay.download(ChunkReplica(id: created.recipients[0].id, key: .generate()), to: folder.file("bad"))
-            }
-            try await relay.delete(created.sender)
-        }
+        let relay = XFTPChunkRelay(server: server)
+        let created = try await relay.createWithFreshKeys(size: Int64(bytes.count), digest: SHA256Digest.of(bytes))
+        try await relay.upload(created.sender, from: path, offset: 0, length: Int64(bytes.count))
+        try await relay.download(created.recipients[0], to: folder.file("out"))
+        #expect(try folder.read("out") == bytes)
+        try await relay.delete(created.sender)
 
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(stderr.contains("relay stopped"), "stderr: \(stderr)")
+        #expect(stderr.contains("server stopped") && stderr.contains("created a new server identity"), "stderr: \(stderr)")
+
+        // Started again on the same store: the same identity, so the same address but for the port.
+        let (again, secondLine, _) = try startRelay(["--listen", "127.0.0.1:0", "--store", store])
+        defer { if again.isRunning { again.terminate() } }
+        #expect(try XFTPServerAddress.parse(secondLine).get().keyHash == server.keyHash)
+        kill(again.processIdentifier, SIGTERM)
+        again.waitUntilExit()
     }
 
     /// The commands a user runs, through a relay started with `sxkit relay serve`: a file sent,
     /// received and compared, cancelled (then "not found"), and a whole profile migrated.
-    @Test func transferAndMigrateThroughTheHTTPRelay() throws {
+    @Test func transferAndMigrateThroughTheXFTPServer() throws {
         let folder = try TempFolder()
         let (process, line, _) = try startRelay(["--listen", "127.0.0.1:0", "--store", folder.file("store")])
         defer { if process.isRunning { process.terminate() } }
-        let url = String(line.dropFirst("listening on ".count))
-        #expect(url.hasPrefix("http://127.0.0.1:"), "first line: \(line)")
+        let url = line
+        #expect(url.hasPrefix("xftp://") && url.contains("@127.0.0.1:"), "first line: \(line)")
         for sub in ["desc", "inbox", "tmp"] { try FileManager.default.createDirectory(atPath: folder.file(sub), withIntermediateDirectories: true) }
 
         let source = try folder.write("video.mp4", testBytes(5_500_000, seed: 3))
-        let sent = try CLI.run(["transfer", "send", source, "--relay", url, "--recipients", "2", "-o", folder.file("desc"), "--temp-dir", folder.file("tmp")])
+        let sent = try CLI.run(["transfer", "send", source, "--server", url, "--recipients", "2", "-o", folder.file("desc"), "--temp-dir", folder.file("tmp")])
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(sent.stdout.contains("to \(url)") && !sent.stdout.contains("--relay <"), "\(sent.stdout)")
         let got = try CLI.run(["transfer", "receive", folder.file("desc/video.mp4.recipient-1.yaml"), "-o", folder.file("inbox"), "--temp-dir", folder.file("tmp")])
@@ -83,11 +85,11 @@ struct RelayServeCommandTests {
         let cancelled = try CLI.run(["transfer", "cancel", folder.file("desc/video.mp4.sender.yaml")])
         #expect(cancelled.status == 0, "\(cancelled.stderr)")
         let gone = try CLI.run(["transfer", "receive", folder.file("desc/video.mp4.recipient-2.yaml"), "-o", folder.file("inbox/again.mp4"), "--temp-dir", folder.file("tmp")])
-        #expect(gone.status == 1 && gone.stderr.contains("the sender cancelled the transfer, it expired, or it was never uploaded"), "\(gone.stderr)")
+        #expect(gone.status == 1 && gone.stderr.contains("the sender cancelled the transfer, it expired, or this description's key is not the chunk's"), "\(gone.stderr)")
 
         let profile = try SampleDataDirectory.create(at: folder.file("profile"), options: .init(photos: 1, documents: 2, chatItems: 50))
         let pass = try folder.write("pass", Array(ArchiveImportCommandTests.newPassphrase.utf8))
-        let migrated = try CLI.run(["migrate", "send", "--data-dir", profile.directory.root, "--relay", url, "-o", folder.file("desc"), "--passphrase-file", pass])
+        let migrated = try CLI.run(["migrate", "send", "--data-dir", profile.directory.root, "--server", url, "-o", folder.file("desc"), "--passphrase-file", pass])
         #expect(migrated.status == 0, "\(migrated.stderr)")
         let description = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.file("desc")).first { $0.hasPrefix("simplex-chat.") && $0.hasSuffix(".recipient-1.yaml") })
         let arrived = try CLI.run(["migrate", "receive", folder.file("desc/" + description), "--data-dir", folder.file("moved"), "--passphrase-file", pass])
@@ -100,9 +102,10 @@ struct RelayServeCommandTests {
         let folder = try TempFolder()
         let (process, line, _) = try startRelay(["--listen", "127.0.0.1:0", "--store", folder.file("s"), "--json"])
         defer { if process.isRunning { process.terminate() } }
-        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
-        #expect(object?["type"] == "relayListening")
-        #expect(object?["url"]?.hasPrefix("http://127.0.0.1:") == true)
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        #expect(object?["type"] as? String == "relayListening")
+        #expect((object?["address"] as? String)?.hasPrefix("xftp://") == true)
+        #expect(object?["identityCreated"] as? Bool == true)
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
@@ -111,7 +114,7 @@ struct RelayServeCommandTests {
     @Test func aNonLoopbackAddressIsWarnedAbout() async throws {
         let folder = try TempFolder()
         let (process, line, err) = try startRelay(["--listen", "0.0.0.0:0", "--store", folder.file("s")])
-        #expect(line.hasPrefix("listening on http://0.0.0.0:"))
+        #expect(line.hasPrefix("xftp://") && line.contains("@0.0.0.0:"), "\(line)")
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -124,6 +127,7 @@ struct RelayServeCommandTests {
                           ["--listen", "127.0.0.1:99999", "--store", folder.path],
                           ["--listen", "127.0.0.1:0", "--store", folder.path, "--expiry", "2 weeks"],
                           ["--listen", "127.0.0.1:0", "--store", folder.path, "--max-store", "lots"],
+                          ["--listen", "127.0.0.1:0", "--store", folder.path, "--certificate-algorithm", "rsa"],
                           ["--listen", "127.0.0.1:0"]] {
             let result = try CLI.run(["relay", "serve"] + arguments)
             #expect(result.status == 2, "\(arguments): \(result.stderr)")
@@ -134,10 +138,35 @@ struct RelayServeCommandTests {
         let folder = try TempFolder()
         let (process, line, _) = try startRelay(["--listen", "127.0.0.1:0", "--store", folder.file("a")])
         defer { process.terminate(); process.waitUntilExit() }
-        let port = line.split(separator: ":").last.map(String.init) ?? ""
+        let port = String(try XFTPServerAddress.parse(line).get().portNumber)
         let result = try CLI.run(["relay", "serve", "--listen", "127.0.0.1:" + port, "--store", folder.file("b")])
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot listen on 127.0.0.1:\(port)"), "stderr: \(result.stderr)")
+    }
+
+    @Test func aPasswordFileGuardsUploadsAndMustBePrivate() throws {
+        let folder = try TempFolder()
+        let password = try folder.write("password", Array("s3cret\n".utf8))
+        chmod(password, 0o644)
+        let open = try CLI.run(["relay", "serve", "--listen", "127.0.0.1:0", "--store", folder.file("a"), "--password-file", password])
+        #expect(open.status == 1 && open.stderr.contains("can be read by others"), "\(open.stderr)")
+        chmod(password, 0o600)
+        let (process, line, _) = try startRelay(["--listen", "127.0.0.1:0", "--store", folder.file("b"), "--password-file", password])
+        defer { process.terminate(); process.waitUntilExit() }
+        let source = try folder.write("note.txt", testBytes(100_000, seed: 5))
+        for sub in ["d1", "d2", "tmp"] { try Folders.create(folder.file(sub)) }
+        let refused = try CLI.run(["transfer", "send", source, "--server", line, "-o", folder.file("d1"), "--temp-dir", folder.file("tmp")])
+        #expect(refused.status != 0 && refused.stderr.contains("refused chunk"), "\(refused.stderr)")
+        let withPassword = line.replacingOccurrences(of: "@", with: ":s3cret@")
+        // Never on the command line; from the environment (or the 0600 servers file).
+        let onArgv = try CLI.run(["transfer", "send", source, "--server", withPassword, "-o", folder.file("d2"), "--temp-dir", folder.file("tmp")])
+        #expect(onArgv.status != 0 && onArgv.stderr.contains("never taken on the command line"), "\(onArgv.stderr)")
+        let sent = try CLI.run(["transfer", "send", source, "-o", folder.file("d2"), "--temp-dir", folder.file("tmp")],
+                               environment: ["SXKIT_XFTP_SERVERS": withPassword])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        // Descriptions never carry the password (SimpleX refuses it there: Protocol.hs 1271-1277).
+        let description = String(decoding: try folder.read("d2/note.txt.recipient-1.yaml"), as: UTF8.self)
+        #expect(!description.contains("s3cret"))
     }
 
 }

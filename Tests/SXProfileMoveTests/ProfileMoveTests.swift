@@ -34,7 +34,7 @@ import Testing
         }
 
         func send() async throws -> DeviceMigrationSender.Result {
-            let sender = DeviceMigrationSender(dataDirectory: source.directory, passphrase: ProfileMoveTests.passphrase, relay: relay,
+            let sender = DeviceMigrationSender(dataDirectory: source.directory, passphrase: ProfileMoveTests.passphrase, relays: [relay],
                                                options: .init(descriptionFolder: descriptions, tempRoot: sendTemp))
             return try await sender.send()
         }

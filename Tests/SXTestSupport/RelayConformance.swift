@@ -4,7 +4,7 @@ import SXCrypto
 import SXTransfer
 
 /// The behaviour every `ChunkRelay` must have, as checks any relay can run: the folder relay's tests
-/// run them, and an HTTP relay's tests can run the same ones against a server on loopback.
+/// run them, and the XFTP client runs the same ones against sxkit's XFTP server on loopback.
 ///
 ///     let suite = RelayConformance(scratch: temp.path, makeRelay: { FolderRelay(root: …) }, expireAll: { clock.advance(…) })
 ///     try await suite.run(.roundTrip)

@@ -6,6 +6,7 @@ import SXTransfer
 import SXXFTP
 import SXXFTPClient
 import SXXFTPServer
+import SXTestSupport
 
 /// sxkit's client against sxkit's server over loopback TLS + HTTP/2, command by command.
 @Suite struct XFTPCommandLoopbackTests {
@@ -126,6 +127,28 @@ import SXXFTPServer
             _ = try await XFTPConnection.open(other)
         } catch let error as XFTPClientError {
             guard case .wrongIdentity(_, .wrongIdentity) = error else { Issue.record("\(error)"); return }
+        }
+        await server.stop()
+    }
+}
+
+@Suite struct XFTPLargeChunkTests {
+    /// Four 4 MiB chunks up and down at once over one connection (HTTP/2 streams side by side).
+    @Test func largestChunksInParallel() async throws {
+        let server = try await XFTPTestServer()
+        let relay = XFTPChunkRelay(server: server.address)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for seed in 0..<4 {
+                group.addTask {
+                    let bytes = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ seed) }
+                    let created = try await relay.createWithFreshKeys(size: Int64(bytes.count), digest: SHA256Digest.of(bytes))
+                    try await relay.upload(created.sender, bytes: bytes)
+                    let buffer = AlignedBuffer(capacity: 4 << 20)
+                    try await relay.download(created.recipients[0], into: buffer)
+                    #expect(Array(buffer.bytes) == bytes)
+                }
+            }
+            try await group.waitForAll()
         }
         await server.stop()
     }

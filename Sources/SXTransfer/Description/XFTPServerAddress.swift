@@ -197,6 +197,14 @@ public enum RelayAddress: Sendable, Hashable, Comparable, CustomStringConvertibl
         }
     }
 
+    /// The address as a description carries it: an upload password is the sender's alone, and
+    /// SimpleX refuses descriptions that contain one (`Protocol.hs` 1271-1277).
+    public var withoutPassword: RelayAddress {
+        guard case .xftp(var server) = self else { return self }
+        server.basicAuth = nil
+        return .xftp(server)
+    }
+
     /// XFTP servers first, in SimpleX's order; sxkit's relays after them, by text.
     public static func < (a: RelayAddress, b: RelayAddress) -> Bool {
         switch (a, b) {

@@ -40,21 +40,34 @@ public struct TransferSender: Sendable {
         public let chunks: Int
     }
 
-    public let relay: any ChunkRelay
+    /// Chunk i goes to relay i mod count: spread over the servers like SimpleX's agent spreads them
+    /// (it picks at random), but the same for a rerun, so that a resumed send finds its chunks.
+    public let relays: [any ChunkRelay]
     public let options: Options
     /// An interrupted send older than this starts over instead of resuming: half the relays' default
     /// expiry, so chunks uploaded by the first run are still there when the last one is sent.
     public static let resumeWindow: TimeInterval = 24 * 3600
 
-    public init(relay: any ChunkRelay, options: Options) {
-        self.relay = relay
+    public init(relays: [any ChunkRelay], options: Options) {
+        precondition(!relays.isEmpty, "a send needs a relay")
+        self.relays = relays
         self.options = options
     }
+
+    public init(relay: any ChunkRelay, options: Options) {
+        self.init(relays: [relay], options: options)
+    }
+
+    /// The relay of chunk `index` (0-based).
+    public func relay(forChunk index: Int) -> any ChunkRelay { relays[index % relays.count] }
+
+    /// The relays as the state records them: a rerun with other relays starts over.
+    var relayIdentity: String { relays.map(\.address.description).joined(separator: " ") }
 
     /// The work folder of a send: one per (file, size, mtime, relay, recipients), so a rerun finds it.
     public func workFolder(for file: String) throws -> String {
         let st = try POSIXFile.status(file)
-        let identity = "\(Path.absolute(file))\n\(st.st_size)\n\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)\n\(relay.address.description)\n\(options.recipients)"
+        let identity = "\(Path.absolute(file))\n\(st.st_size)\n\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)\n\(relayIdentity)\n\(options.recipients)"
         return Path.join(options.tempRoot, "sxkit-send-" + Hex.encode(SHA256Digest.of(Array(identity.utf8)).prefix(12)))
     }
 
@@ -85,7 +98,7 @@ public struct TransferSender: Sendable {
         let modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
 
         var state = try SendState.load(statePath)
-        if let s = state, s.source != file || s.sourceSize != size || s.relay != relay.address.description || s.recipients != options.recipients
+        if let s = state, s.source != file || s.sourceSize != size || s.relay != relayIdentity || s.recipients != options.recipients
             || s.sourceModified != modified {
             state = nil  // belongs to another version of the file: start over
         }
@@ -109,7 +122,7 @@ public struct TransferSender: Sendable {
             let args = CryptoFileArgs.random()
             let plan = ChunkPlan(contentSize: size, header: header)
             state = SendState(source: file, sourceSize: size, sourceModified: modified, started: Date().timeIntervalSince1970,
-                              relay: relay.address.description, recipients: options.recipients,
+                              relay: relayIdentity, recipients: options.recipients,
                               fileName: header.name, key: args.key.withUnsafeBytes { Base64URL.encode($0) }, nonce: Base64URL.encode(args.nonce),
                               fileDigest: nil, sizes: plan.sizes, chunks: plan.sizes.map { _ in SendState.Chunk() })
         }
@@ -200,7 +213,7 @@ public struct TransferSender: Sendable {
     private func upload(_ item: ChunkFeed.Item, store: SendStateStore, recipients: Int, events: @escaping TransferEventHandler) async throws {
         let i = item.index
         let policy = options.policy
-        let relay = self.relay
+        let relay = self.relay(forChunk: i)
         let warn: @Sendable (String) -> Void = { events(.sndFileWarning(warning: "chunk \(i + 1): " + $0)) }
         var chunk = await store.state.chunks[i]
         if chunk.senderId == nil {
@@ -244,11 +257,10 @@ public struct TransferSender: Sendable {
         // Checked before the upload; again here, for descriptions that appeared meanwhile.
         let planned = descriptionPaths(for: file)
         try options.outputPolicy.check(planned.all)
-        let server = relay.address
         func description(_ party: FileDescription.Party, replica: (SendState.Chunk) throws -> ChunkReplica) throws -> FileDescription {
             let chunks = try state.chunks.enumerated().map { i, c in
                 FileDescription.Chunk(number: i + 1, size: state.sizes[i], digest: Base64URL.decode(c.digest!)!,
-                                      replicas: [.init(server: server, replica: try replica(c))])
+                                      replicas: [.init(server: relay(forChunk: i).address.withoutPassword, replica: try replica(c))])
             }
             return FileDescription(party: party, size: state.sizes.reduce(0, +), digest: Base64URL.decode(state.fileDigest!)!,
                                    key: Base64URL.decode(state.key)!, nonce: Base64URL.decode(state.nonce)!, chunkSize: state.sizes[0], chunks: chunks)

@@ -109,7 +109,7 @@ public enum RelayError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A place that holds encrypted chunks under random ids: a folder on a mounted disk or share, or an
-/// HTTP relay. Chunks are already encrypted and digested by the sender; a relay never sees plaintext.
+/// XFTP server. Chunks are already encrypted and digested by the sender; a relay never sees plaintext.
 /// Every method may be called concurrently for different chunks.
 public protocol ChunkRelay: Sendable {
     /// How the relay is named in file descriptions and messages.

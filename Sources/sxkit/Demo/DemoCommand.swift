@@ -21,12 +21,12 @@ struct DemoCommand: ParsableCommand {
         the passphrase the databases open with now to demo-passphrase.txt (0600), for --passphrase-file.
 
         What it leaves behind: one folder, --dir or a new $TMPDIR/sxkit-demo.XXXXXX, and nothing outside \
-        it (its HTTP relay is stopped before it ends). The folder is itself the sample data directory \
+        it (its XFTP server is stopped before it ends). The folder is itself the sample data directory \
         (simplex_v1_chat.db, simplex_v1_agent.db, simplex_v1_files/, simplex_v1_assets/, tmp/) and holds \
         what the steps made: imported/ and migrated/ (the profile imported from an archive and moved with \
         migrate send/receive), simplex-chat-archive.zip, compressed/ (images), outbox/, decrypted/, \
         files-manifest.json and tampered.bin (CryptoFiles), transfer-*/, migrate-*/ and \
-        http-relay-store/ and http-transfer/ (relays, descriptions and received files). Nothing in it is \
+        xftp-server/ and xftp-transfer/ (relays, descriptions and received files). Nothing in it is \
         needed afterwards; remove it with rm -rf FOLDER (the last line of the demo names it).
         """
     )
@@ -117,7 +117,7 @@ struct DemoSteps {
         try runImageStep(sample)
         try runFileSteps(sample)
         try runTransferSteps(sample)
-        try runHTTPRelayStep(sample)
+        try runXFTPRelayStep(sample)
         try runCareSteps(sample, passphrase: DatabaseDemo.newPassphrase)
         try runMigrateStep(sample, passphrase: DatabaseDemo.newPassphrase)
 

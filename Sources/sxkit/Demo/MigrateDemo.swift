@@ -17,7 +17,7 @@ extension DemoSteps {
         try Folders.create(relayFolder)
         let relay = FolderRelay(root: relayFolder)
         let sender = DeviceMigrationSender(
-            dataDirectory: source, passphrase: passphrase, relay: relay,
+            dataDirectory: source, passphrase: passphrase, relays: [relay],
             options: .init(descriptionFolder: Path.join(root, "migrate-descriptions"), tempRoot: source.primaryTempFolder))
         let (sent, sendSeconds) = try timed { try waitFor { try await sender.send() } }
         say("exported and sent \(ByteCount.format(sent.archiveBytes)) as \(sent.transfer.chunks) chunk(s) in \(String(format: "%.2f", sendSeconds)) s")

@@ -6,7 +6,6 @@ import SXTransfer
 
 extension DemoSteps {
     /// A sample file planned, sent through a folder relay, received into another folder and compared.
-    /// (The HTTP relay run joins here once that relay is merged.)
     func runTransferSteps(_ sample: SampleDataDirectory) throws {
         step("19. Plan transfers of the sample files (sxkit transfer plan)")
         let folder = sample.directory.filesFolder!

@@ -7,7 +7,7 @@ enum CommandLineScreen {
     /// The options that name where a secret is, not the secret.
     static let secretSourceOptions: Set<String> = [
         "--passphrase-file", "--passphrase-command", "--new-passphrase-file", "--new-passphrase-command",
-        "--no-passphrase", "--desktop-passphrase",
+        "--no-passphrase", "--desktop-passphrase", "--password-file",
     ]
 
     /// The sentence refusing `arguments` before parsing, or nil to parse them.

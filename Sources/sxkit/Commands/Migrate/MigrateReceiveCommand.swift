@@ -4,7 +4,7 @@ import SXArchive
 import SXCore
 import SXTerminal
 import SXProfileMove
-import SXRelayHTTP
+import SXXFTPClient
 import SXTransfer
 
 struct MigrateReceiveCommand: ParsableCommand {

@@ -6,7 +6,6 @@ import SXArchive
 import SXDatabase
 import Synchronization
 import SXProfileMove
-import SXRelayHTTP
 import SXTransfer
 
 struct MigrateSendCommand: ParsableCommand {
@@ -22,8 +21,7 @@ struct MigrateSendCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .long, help: ArgumentHelp("The relay: a folder on a mounted disk or share, or an HTTP relay URL.", valueName: "dir|url"), completion: .directory)
-    var relay: String
+    @OptionGroup var relays: SendRelayOptions
 
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
         "Folder for the sender and recipient descriptions (default: the current folder).", valueName: "dir"), completion: .directory)
@@ -53,7 +51,7 @@ struct MigrateSendCommand: ParsableCommand {
         let secret = try passphrase.resolve()
         let tempRoot = try MigrationTemp.folder(data)
         let sender = DeviceMigrationSender(
-            dataDirectory: data, passphrase: secret, relay: try RelayLocation(relay).open(),
+            dataDirectory: data, passphrase: secret, relays: try relays.resolve(),
             options: .init(descriptionFolder: Path.absolute(output ?? Path.currentDirectory), tempRoot: tempRoot,
                            fresh: fresh, aboveSoftLimit: aboveSoftLimit || deprecatedForce, policy: chunks.policy))
         let exportTracker = ProgressTracker(label: "export")
@@ -82,13 +80,13 @@ struct MigrateSendCommand: ParsableCommand {
         if !global.json, !global.quiet {
             let out = ConsoleOutput.standardOutput
             let exported = result.export.map { "exported \($0.entries) entries" } ?? "resumed the archive exported at \(MigrationTemp.format(result.exportedAt))"
-            out.writeLine("\(exported); sent \(ByteCount.format(result.archiveBytes)) as \(result.transfer.chunks) encrypted chunk(s) to \(relay) "
+            out.writeLine("\(exported); sent \(ByteCount.format(result.archiveBytes)) as \(result.transfer.chunks) encrypted chunk(s) "
                 + "in \(String(format: "%.2f", seconds)) s")
             out.writeLine("recipient description: \(result.transfer.recipientDescriptions[0])")
             out.writeLine("sender description (keep it; `sxkit transfer cancel` deletes the chunks): \(result.transfer.senderDescription)")
             out.writeLine("on the other machine, with the same database passphrase:")
             out.writeLine("  " + ShellWord.command(["sxkit", "migrate", "receive", Path.basename(result.transfer.recipientDescriptions[0])]) + " --data-dir <new data dir>"
-                + (RelayLocation(relay).isHTTP ? "" : " --relay <where this relay folder is mounted there>"))
+                + (relays.relay == nil ? "" : " --relay <where this relay folder is mounted there>"))
         }
         if !archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: archiveErrors.count)) }
     }

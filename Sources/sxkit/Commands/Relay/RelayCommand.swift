@@ -3,7 +3,7 @@ import ArgumentParser
 struct RelayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "relay",
-        abstract: "Run an HTTP relay that holds encrypted transfer chunks.",
+        abstract: "Run an XFTP server: SimpleX's file relay, which holds encrypted transfer chunks.",
         subcommands: [RelayServeCommand.self]
     )
 }

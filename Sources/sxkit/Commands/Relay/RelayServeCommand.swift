@@ -1,90 +1,135 @@
 import ArgumentParser
+import Dispatch
 import Foundation
 import SXCore
 import SXTerminal
-import SXRelayServer
-import SXTransfer
+import SXXFTP
+import SXXFTPServer
 
 struct RelayServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve an HTTP chunk relay from a store folder until SIGINT or SIGTERM.",
+        abstract: "Run an XFTP server (SimpleX's file relay protocol) from a store folder until SIGINT or SIGTERM.",
         discussion: """
-        The relay holds chunks that are already encrypted by their sender, each under random ids: \
-        a sender key (upload, delete) and recipient keys (download) are checked in constant time; \
-        only their SHA-256 is stored. Chunks are limited to 4 MiB, expire (default 48h) and are \
-        swept periodically; there is no listing. The first line on stdout is the address, e.g. \
-        "listening on http://127.0.0.1:43117" (port 0 picks a free port). Binding to anything but \
-        loopback exposes the relay to the network and prints a warning.
+        Any SimpleX client can use it: TLS 1.3 with ALPN xftp/1, HTTP/2, and SimpleX's XFTP handshake \
+        and commands. On first start it creates its identity in the store folder (ca.key, ca.crt, \
+        server.key, server.crt, fingerprint: keys 0600) and keeps it; the first line on stdout is its \
+        address, xftp://<fingerprint>@<host>:<port>, which senders give with --server. Chunks are \
+        the four SimpleX sizes (64 KiB to 4 MiB), expire (default 48h) and are swept; every change \
+        is in store.log, flushed before it is answered, so a restart (even after kill -9) serves every \
+        complete chunk and no partial one. Binding to anything but loopback exposes the server to the \
+        network and prints a warning.
         """
     )
 
     @Option(name: .long, help: "HOST:PORT to listen on (port 0: any free port).")
-    var listen: String
+    var listen: String = "127.0.0.1:8443"
 
-    @Option(name: .long, help: "Folder holding the chunks (created 0700).", completion: .directory)
+    @Option(name: .long, help: "Folder holding the identity, store log and chunks (created 0700).", completion: .directory)
     var store: String
 
-    @Option(name: .long, help: "How long a chunk is kept: N followed by s, m, h or d.")
+    @Option(name: .customLong("public-host"), help: ArgumentHelp(
+        "The host name or address clients reach the server at, written in its address and certificate (default: the --listen host).",
+        valueName: "host"))
+    var publicHost: String?
+
+    @Option(name: .customLong("password-file"), help: ArgumentHelp(
+        "A file (0600) holding the password senders must give to upload (basic auth: xftp://KEYHASH:PASSWORD@HOST).",
+        valueName: "file"), completion: .file())
+    var passwordFile: String?
+
+    @Option(name: .long, help: "How long a chunk is kept: N followed by h or d (SimpleX rounds creation times to the hour).")
     var expiry: String = "48h"
 
     @Option(name: .customLong("max-store"), help: "Total size of the chunks held, e.g. 20G.")
     var maxStore: String = "8G"
 
+    @Option(name: .customLong("certificate-algorithm"), help: "The identity's key type for a new store: ed448 (SimpleX's default) or ed25519.")
+    var certificateAlgorithm: String = "ed448"
+
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
         _ = try parsedListen()
-        if Self.duration(expiry) == nil { throw ValidationError("--expiry must be N followed by s, m, h or d, e.g. 48h") }
+        if Self.hours(expiry) == nil { throw ValidationError("--expiry must be N followed by h or d, e.g. 48h") }
         if (ByteSize.parse(maxStore) ?? 0) <= 0 { throw ValidationError("--max-store must be a size such as 20G") }
+        if SigningKey.Algorithm(rawValue: certificateAlgorithm) == nil { throw ValidationError("--certificate-algorithm must be ed448 or ed25519") }
     }
 
     func run() async throws {
         let (host, port) = try parsedListen()
-        let configuration = RelayServerConfiguration(
-            host: host, port: port, store: store, expiry: Self.duration(expiry)!, maxStoreSize: ByteSize.parse(maxStore)!)
-        let server = try RelayServer(configuration: configuration)
+        var configuration = XFTPServerConfiguration(storeFolder: Path.absolute(store), host: host, port: port, publicHost: publicHost,
+                                                    maxStoreBytes: ByteSize.parse(maxStore)!, expirySeconds: Self.hours(expiry)! * 3600,
+                                                    certificateAlgorithm: SigningKey.Algorithm(rawValue: certificateAlgorithm)!)
+        if let passwordFile { configuration.password = try ServerPassword.read(passwordFile) }
+        let server = try await XFTPServer.start(configuration)
+        // Before the address is printed: whoever reads it may signal at once.
+        let signals = SignalStop { Task { await server.stop() } }
+        defer { signals.cancel() }
         let json = global.json, quiet = global.quiet
-        let exposure = configuration.isLoopback ? nil
+        let exposure = Self.isLoopback(host) ? nil
             : "listening on \(host), not loopback: anyone who can reach this address can store chunks here"
-        if let exposure, !json { ConsoleOutput.standardError.writeLine("sxkit: warning: \(exposure)") }
-        try await server.run(stopOnSignals: true) { url in
-            if json {
-                // The first line, so a script can read the address as soon as it appears; then the warning.
-                JSONDocument.event(Listening(url: url, path: server.storePath))
-                if let exposure { JSONDocument.warning(exposure) }
-            } else {
-                ConsoleOutput.standardOutput.writeLine("listening on \(url)")
+        if json {
+            // The first line, so a script can read the address as soon as it appears; then the warning.
+            JSONDocument.event(Listening(address: server.address.description, path: configuration.storeFolder, identityCreated: server.identityCreated))
+            if let exposure { JSONDocument.warning(exposure) }
+        } else {
+            ConsoleOutput.standardOutput.writeLine(server.address.description)
+            if let exposure { ConsoleOutput.standardError.writeLine("sxkit: warning: \(exposure)") }
+            if !quiet {
+                let made = server.identityCreated ? "created a new server identity" : "identity"
+                ConsoleOutput.standardError.writeLine("sxkit: XFTP server on \(host):\(server.port); \(made) in \(configuration.storeFolder); stop with Ctrl-C")
             }
-            if !quiet && !json { ConsoleOutput.standardError.writeLine("sxkit: serving chunks from \(server.storePath); stop with Ctrl-C") }
         }
-        if !quiet && !json { ConsoleOutput.standardError.writeLine("sxkit: relay stopped") }
+        try await server.run()
+        if !quiet && !json { ConsoleOutput.standardError.writeLine("sxkit: server stopped") }
     }
 
-    /// The first line of the `--json` stream: where the relay listens and the store it serves.
+    /// The first line of the `--json` stream: the server's address and the store it serves.
     struct Listening: Encodable {
         let type = "relayListening"
-        var url: String
+        var address: String
         var path: String
+        var identityCreated: Bool
     }
 
     private func parsedListen() throws -> (String, Int) {
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
               (0...65535).contains(port), colon != listen.startIndex else {
-            throw ValidationError("--listen must be HOST:PORT, e.g. 127.0.0.1:8040 ([::1]:8040 for IPv6)")
+            throw ValidationError("--listen must be HOST:PORT, e.g. 127.0.0.1:8443 ([::1]:8443 for IPv6)")
         }
-        return (String(listen[..<colon]), port)
+        var host = String(listen[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host, port)
     }
 
-    /// "48h", "30m", "90s", "2d".
-    static func duration(_ text: String) -> Duration? {
+    static func isLoopback(_ host: String) -> Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
+
+    /// "48h", "2d".
+    static func hours(_ text: String) -> Int64? {
         guard let unit = text.last, let value = Int64(text.dropLast()), value > 0 else { return nil }
         switch unit {
-        case "s": return .seconds(value)
-        case "m": return .seconds(value * 60)
-        case "h": return .seconds(value * 3600)
-        case "d": return .seconds(value * 86400)
+        case "h": return value
+        case "d": return value * 24
         default: return nil
         }
     }
+}
+
+/// Stops on SIGINT or SIGTERM (once), instead of the process dying with the store mid-write.
+final class SignalStop: @unchecked Sendable {
+    /// Set once at init; DispatchSource is thread-safe for cancel.
+    private let sources: [any DispatchSourceSignal]
+
+    init(_ stop: @escaping @Sendable () -> Void) {
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop() }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() { sources.forEach { $0.cancel() } }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import SXCore
 import SXTerminal
-import SXRelayHTTP
+import SXXFTPClient
 import SXTransfer
 
 struct TransferCancelCommand: ParsableCommand {

@@ -11,7 +11,8 @@ struct TransferCommand: ParsableCommand {
         commandName: "transfer",
         abstract: "Send and receive files as chunked, encrypted relay transfers (SimpleX's relay file format).",
         discussion: """
-        A relay is a folder on any mounted disk or share (a path) or an HTTP relay (a URL). The sender \
+        Chunks go to XFTP servers (SimpleX's file relays: the presets, or your own with `sxkit relay \
+        serve`) or to a folder on any mounted disk or share (offline moves). The sender \
         gets a sender description (keep it: it cancels the transfer) and one description per recipient; \
         whoever holds a recipient description can download the file, so hand it over privately.
         """,

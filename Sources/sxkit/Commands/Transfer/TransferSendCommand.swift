@@ -2,17 +2,16 @@ import ArgumentParser
 import Foundation
 import SXCore
 import SXTerminal
-import SXRelayHTTP
 import SXTransfer
 
 struct TransferSendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
-        abstract: "Encrypt a file, upload its chunks to a relay and write the sender and recipient descriptions.",
+        abstract: "Encrypt a file, upload its chunks to XFTP servers (or a folder relay) and write the sender and recipient descriptions.",
         discussion: """
-        Chunks are uploaded a few at a time, retrying with backoff while the relay is unreachable. An \
-        interrupted send (killed, relay gone) is resumed by running the same command again: chunks \
-        already on the relay are not sent again. Descriptions are written with mode 0600 as \
+        Chunks are uploaded a few at a time, over one TLS connection per server, retrying with backoff \
+        while a server is unreachable. An interrupted send (killed, server gone) is resumed by running \
+        the same command again: chunks already on their server are not sent again. Descriptions are written with mode 0600 as \
         <file>.sender.yaml and <file>.recipient-N.yaml; descriptions already there (an earlier send's) \
         are refused before anything is uploaded, unless --force.
         """
@@ -21,8 +20,7 @@ struct TransferSendCommand: ParsableCommand {
     @Argument(help: "The file to send.", completion: .file())
     var file: String
 
-    @Option(name: .long, help: ArgumentHelp("The relay: a folder on a mounted disk or share, or an HTTP relay URL.", valueName: "dir|url"), completion: .directory)
-    var relay: String
+    @OptionGroup var relays: SendRelayOptions
 
     @Option(name: .long, help: "How many recipient descriptions to write (each can download the file).")
     var recipients = 1
@@ -49,12 +47,12 @@ struct TransferSendCommand: ParsableCommand {
     }
 
     func run() throws {
-        let relay = try RelayLocation(relay).open()
+        let chosen = try relays.resolve()
         var options = TransferSender.Options(recipients: recipients, aboveSoftLimit: aboveSoftLimit,
                                              descriptionFolder: Path.absolute(output ?? Path.currentDirectory),
                                              tempRoot: try temp.resolve(), policy: chunks.policy)
         options.outputPolicy = OutputPolicy(replaceExisting: force)
-        let sender = TransferSender(relay: relay, options: options)
+        let sender = TransferSender(relays: chosen, options: options)
         let display = TransferEventDisplay(options: global, label: "send")
         let file = self.file
         let (result, seconds) = try timed { try waitFor { try await sender.send(file: file, events: display.handler) } }
@@ -62,13 +60,13 @@ struct TransferSendCommand: ParsableCommand {
         guard !global.json, !global.quiet else { return }
         let out = ConsoleOutput.standardOutput
         let skipped = result.chunks - result.chunksUploaded
-        out.writeLine("sent \(Path.basename(file)): \(ByteCount.format(result.encryptedSize)) encrypted in \(result.chunks) chunk(s) to \(relay.address) "
+        out.writeLine("sent \(Path.basename(file)): \(ByteCount.format(result.encryptedSize)) encrypted in \(result.chunks) chunk(s) to \(chosen.map(\.address.description).joined(separator: ", ")) "
             + "in \(String(format: "%.2f", seconds)) s" + (skipped > 0 ? " (\(skipped) already there from an earlier run)" : ""))
         out.writeLine("sender description (keep it; it cancels the transfer): \(result.senderDescription)")
         for path in result.recipientDescriptions { out.writeLine("recipient description: \(path)") }
         out.writeLine("to receive: give a recipient description to the recipient, privately; they run")
         out.writeLine("  " + ShellWord.command(["sxkit", "transfer", "receive", Path.basename(result.recipientDescriptions[0])])
-            + (RelayLocation(relay.address.description).isHTTP ? "" : " --relay <where this relay folder is mounted on their machine>"))
+            + relays.receiveHint)
         out.writeLine("to cancel: " + ShellWord.command(["sxkit", "transfer", "cancel", result.senderDescription]))
     }
 }

@@ -40,6 +40,8 @@ let package = Package(
         .systemLibrary(name: "CLibSSL", pkgConfig: "libssl", providers: [.apt(["libssl-dev"])]),
         // zlib's raw DEFLATE, for the xftp CLI's web links (simplexmq Client/Main.hs encodeWebURI).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libqrencode, for the migration link as a QR code in the terminal.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
 
         .target(name: "SXCore", swiftSettings: strict),
         // libsodium for the ciphers; OpenSSL's libcrypto for SHA-256/512 (the CPU's SHA and AVX2 code).
@@ -76,7 +78,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Moving a whole profile to another machine: archive export + transfer, transfer + archive import.
-        .target(name: "SXProfileMove", dependencies: ["SXCore", "SXCrypto", "SXArchive", "SXTransfer"], swiftSettings: strict),
+        .target(name: "SXProfileMove", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXTransfer"], swiftSettings: strict),
         // The storage report and cleaning of a data directory (needs the import's staging names).
         .target(name: "SXStorage", dependencies: ["SXCore", "SXDatabase", "SXArchive"], swiftSettings: strict),
         // `files`: the journalled batch engine for CryptoFiles, given paths or a data directory's files
@@ -86,7 +88,7 @@ let package = Package(
         .target(name: "SXSample", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXImages"], swiftSettings: strict),
         // What only the CLI needs to talk to a terminal: the locked stdout/stderr writer, the progress
         // renderers and their ticker, the JSON printer. No domain module depends on it: they never print.
-        .target(name: "SXTerminal", dependencies: ["SXCore"], swiftSettings: strict),
+        .target(name: "SXTerminal", dependencies: ["SXCore", "CQRencode"], swiftSettings: strict),
         .executableTarget(
             name: "sxkit",
             dependencies: [

@@ -1157,7 +1157,7 @@ _sxkit_migrate() {
 
 _sxkit_migrate_send() {
     repeating_flags=()
-    non_repeating_flags=(--fresh --above-soft-limit --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--qr --allow-unencrypted --fresh --above-soft-limit --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=(--server)
     non_repeating_options=(--relay -o --output --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0

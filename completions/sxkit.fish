@@ -94,7 +94,7 @@ function __sxkit_parse_tokens -S
             __sxkit_parse_subcommand 0 'h/help'
             switch $unparsed_tokens[1]
             case 'send'
-                __sxkit_parse_subcommand 0 'server=+' 'relay=' 'o/output=' 'fresh' 'above-soft-limit' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 0 'server=+' 'relay=' 'o/output=' 'qr' 'allow-unencrypted' 'fresh' 'above-soft-limit' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'receive'
                 __sxkit_parse_subcommand 1 'relay=' 'force' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
@@ -454,11 +454,13 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit relay serve" v verbose' -s 'v' -l 'verbose' -d 'Also print every item done and the details the summary leaves out.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit relay serve" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit migrate" -eq 1' -fa 'send' -d 'Export the data directory as a chat archive and send it through a relay.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit migrate" -eq 1' -fa 'send' -d 'Export the data directory as a chat archive, send it to XFTP servers, and print the link the SimpleX apps migrate from.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit migrate" -eq 1' -fa 'receive' -d 'Receive a migrated profile from its recipient description and import it into a data directory.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send"' -l 'server' -d 'An XFTP server, xftp://KEYHASH[:PASSWORD]@HOST[:PORT]; repeat for several (chunks are spread over them). Default: $SXKIT_XFTP_SERVERS, else the servers in ~/.config/sxkit/xftp-servers, else SimpleX\'s preset servers.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" relay' -l 'relay' -d 'A folder relay instead: a folder on a mounted disk or share (offline moves).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" o output' -s 'o' -l 'output' -d 'Folder for the sender and recipient descriptions (default: the current folder).' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" qr' -l 'qr' -d 'Print the link\'s QR code even when stdout is not a terminal.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" allow-unencrypted' -l 'allow-unencrypted' -d 'Send databases that have no passphrase (the SimpleX apps will not import them).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" fresh' -l 'fresh' -d 'Export a new archive even when an interrupted send left one waiting.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" above-soft-limit' -l 'above-soft-limit' -d 'Send an archive above the 1 GiB soft limit, up to the 5 GiB hard limit.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" parallel' -l 'parallel' -d 'Chunks uploaded or downloaded at once (1-32).' -rfka ''

@@ -56,6 +56,8 @@ public enum Remedy: Sendable, Equatable {
     case replaceProfile
     /// Decrypt one file at a time with explicit key and nonce.
     case decryptOneFile
+    /// Set a passphrase on the databases, or send them without one knowingly.
+    case setPassphraseOrAllowUnencrypted
 }
 
 /// The operations that leave a journal behind when interrupted, each with its own recovery.

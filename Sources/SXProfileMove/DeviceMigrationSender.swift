@@ -2,6 +2,7 @@ import Foundation
 import SXArchive
 import SXCore
 import SXCrypto
+import SXDatabase
 import SXTransfer
 
 /// `migrate send`: a consistent chat archive of a data directory, sent as one relay transfer. The
@@ -20,6 +21,12 @@ public struct DeviceMigrationSender: Sendable {
         /// Allow an archive above the 1 GiB soft limit, up to the 5 GiB hard limit.
         public var aboveSoftLimit: Bool
         public var policy: TransferPolicy
+        /// Also make the link (and, for a description of several chunks, the redirect it needs) that
+        /// the SimpleX apps' "Migrate from another device" accepts: for XFTP servers only, which the
+        /// apps can reach.
+        public var appLink = false
+        /// Send databases that have no passphrase (the apps refuse to import them).
+        public var allowUnencrypted = false
 
         public init(recipients: Int = 1, descriptionFolder: String, tempRoot: String, fresh: Bool = false, aboveSoftLimit: Bool = false,
                     policy: TransferPolicy = TransferPolicy()) {
@@ -39,6 +46,11 @@ public struct DeviceMigrationSender: Sendable {
         public var exportedAt: Date
         public var archiveBytes: Int64
         public var transfer: TransferSender.Result
+        /// The apps' link, when asked for; also written to `linkFile` (0600).
+        public var link: String?
+        public var linkFile: String?
+        /// The redirect's sender description (it cancels the redirect), when the link needed one.
+        public var redirectSenderDescription: String?
     }
 
     public let dataDirectory: DataDirectory
@@ -61,6 +73,9 @@ public struct DeviceMigrationSender: Sendable {
     public func send(exportProgress: ProgressTracker? = nil, events: @escaping TransferEventHandler = { _ in }) async throws -> Result {
         // A description folder that cannot be one is found before the export, not after the upload.
         try OutputFolder.check(options.descriptionFolder)
+        if !options.allowUnencrypted, try DatabaseFileKind.classify(path: dataDirectory.chatDatabase) == .plaintextSQLite {
+            throw ProfileMoveError.databasesUnencrypted(database: dataDirectory.chatDatabase)
+        }
         let work = workFolder
         let markerPath = Path.join(work, MigrationExportMarker.fileName)
         if options.fresh { try? Folders.remove(work) }
@@ -85,9 +100,24 @@ public struct DeviceMigrationSender: Sendable {
                                                                  descriptionFolder: options.descriptionFolder,
                                                                  tempRoot: work, policy: options.policy))
         let transfer = try await sender.send(file: archive, events: events)
+        var result = Result(export: export, exportedAt: marker!.exportedAt, archiveBytes: bytes, transfer: transfer)
+        if options.appLink {
+            var linked = try FileDescription.load(transfer.recipientDescriptions[0])
+            if MigrationLink.needsRedirect(linked) {
+                let senderPath = Path.join(options.descriptionFolder, Path.basename(archive) + ".redirect.sender.yaml")
+                linked = try await TransferSender.sendRedirect(for: linked, relays: relays, senderDescriptionPath: senderPath,
+                                                               tempRoot: work, policy: options.policy)
+                result.redirectSenderDescription = senderPath
+            }
+            let link = MigrationLink.make(linked)
+            let linkFile = Path.join(options.descriptionFolder, Path.basename(archive) + ".link.txt")
+            try AtomicFileWriter.write(Array((link + "\n").utf8), to: linkFile, mode: 0o600)
+            result.link = link
+            result.linkFile = linkFile
+        }
         // Sent: the archive (every file of the profile, readable) must not outlive the migration.
         try? Folders.remove(work)
-        return Result(export: export, exportedAt: marker!.exportedAt, archiveBytes: bytes, transfer: transfer)
+        return result
     }
 }
 

@@ -87,15 +87,38 @@ struct RelayServeCommandTests {
         let gone = try CLI.run(["transfer", "receive", folder.file("desc/video.mp4.recipient-2.yaml"), "-o", folder.file("inbox/again.mp4"), "--temp-dir", folder.file("tmp")])
         #expect(gone.status == 1 && gone.stderr.contains("the sender cancelled the transfer, it expired, or this description's key is not the chunk's"), "\(gone.stderr)")
 
-        let profile = try SampleDataDirectory.create(at: folder.file("profile"), options: .init(photos: 1, documents: 2, chatItems: 50))
+        // The default sample: its archive (about 5.5 MiB) is several chunks, so the link needs a redirect.
+        let profile = try SampleDataDirectory.create(at: folder.file("profile"))
         let pass = try folder.write("pass", Array(ArchiveImportCommandTests.newPassphrase.utf8))
-        let migrated = try CLI.run(["migrate", "send", "--data-dir", profile.directory.root, "--server", url, "-o", folder.file("desc"), "--passphrase-file", pass])
+        let migrated = try CLI.run(["migrate", "send", "--data-dir", profile.directory.root, "--server", url, "-o", folder.file("mdesc"), "--passphrase-file", pass])
         #expect(migrated.status == 0, "\(migrated.stderr)")
-        let description = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.file("desc")).first { $0.hasPrefix("simplex-chat.") && $0.hasSuffix(".recipient-1.yaml") })
-        let arrived = try CLI.run(["migrate", "receive", folder.file("desc/" + description), "--data-dir", folder.file("moved"), "--passphrase-file", pass])
+        let names = try Folders.names(in: folder.file("mdesc"))
+        let linkName = try #require(names.first { $0.hasPrefix("simplex-chat.") && $0.hasSuffix(".link.txt") })
+        let link = String(decoding: try folder.read("mdesc/" + linkName), as: UTF8.self).trimmingCharacters(in: .newlines)
+        // The apps' link: the description through a redirect (the archive is several chunks), and their data.
+        #expect(link.hasPrefix("simplex:/file#/?desc=") && link.hasSuffix("&data=%7B%22networkConfig%22%3A%7B%22hostMode%22%3A%22public%22%2C%22requiredHostMode%22%3Afalse%7D%7D"))
+        #expect(migrated.stdout.contains(link) && migrated.stdout.contains("Migrate from another device"))
+        let direct = try FileDescription.load(folder.file("mdesc/" + linkName.replacingOccurrences(of: ".link.txt", with: ".recipient-1.yaml")))
+        #expect(direct.chunks.count > 1)
+        #expect(names.contains { $0.hasSuffix(".redirect.sender.yaml") })
+        let info = try CLI.run(["transfer", "info", folder.file("mdesc/" + linkName)])
+        #expect(info.stdout.contains("redirect:") && info.stdout.contains("chunks:     1 "), "\(info.stdout)")
+        // Received from the link alone, as the app would: identical files and rows.
+        let arrived = try CLI.run(["migrate", "receive", folder.file("mdesc/" + linkName), "--data-dir", folder.file("moved"), "--passphrase-file", pass])
         #expect(arrived.status == 0, "\(arrived.stderr)")
         #expect(try contentHashes(folder.file("moved")) == contentHashes(profile.directory.root))
         #expect(try rowCounts(folder.file("moved/simplex_v1_chat.db")) == rowCounts(profile.directory.root + "/simplex_v1_chat.db"))
+
+        // Databases without a passphrase are refused before anything is exported, unless allowed.
+        let decrypted = try CLI.run(["db", "rekey", "--data-dir", profile.directory.root, "--passphrase-file", pass, "--decrypt"])
+        #expect(decrypted.status == 0, "\(decrypted.stderr)")
+        let refused = try CLI.run(["migrate", "send", "--data-dir", profile.directory.root, "--server", url, "-o", folder.file("m2"), "--no-passphrase"])
+        #expect(refused.status == 1 && refused.stderr.contains("has no passphrase") && refused.stderr.contains("--allow-unencrypted"), "\(refused.stderr)")
+        let leftInOutput = FileManager.default.fileExists(atPath: folder.file("m2")) ? try Folders.names(in: folder.file("m2")) : []
+        #expect(leftInOutput.isEmpty)
+        let allowed = try CLI.run(["migrate", "send", "--data-dir", profile.directory.root, "--server", url, "-o", folder.file("m2"), "--no-passphrase",
+                                   "--allow-unencrypted"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
     }
 
     @Test func jsonModeAnnouncesTheAddressAsOneLine() async throws {

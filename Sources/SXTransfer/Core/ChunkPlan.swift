@@ -50,4 +50,14 @@ public struct ChunkPlan: Sendable, Equatable {
     public init(contentSize: Int64, header: TransferFileHeader) {
         self.init(total: contentSize + Int64(header.bytes.count) + TransferFileCrypto.overhead)
     }
+
+    /// One chunk, the smallest server size that holds `total` bytes, or nil when none does: how a
+    /// redirect's description file is sent (simplexmq `Client.hs` 337-341 `singleChunkSize`, used by
+    /// `Agent.hs` 442-446).
+    public init?(singleChunkFor total: Int64) {
+        guard let size = Self.serverChunkSizes.first(where: { $0 >= total }) else { return nil }
+        self.total = total
+        (small, big) = (size, size)
+        sizes = [size]
+    }
 }

@@ -26,6 +26,8 @@ public enum TransferError: SXError, Equatable {
     case badRedirect(path: String, reason: String)
     /// The transfer was cancelled while it ran.
     case cancelled
+    /// A description too large to go as a redirect's single 4 MiB chunk.
+    case redirectTooLarge(bytes: Int64)
     /// Another run is receiving the same file right now, in the same work folder.
     case receiveInProgress(workFolder: String)
 
@@ -51,6 +53,8 @@ public enum TransferError: SXError, Equatable {
             return "'\(source)': \(problem)"
         case .badRedirect(let path, let reason):
             return "the redirect description '\(path)' cannot be followed: \(reason)"
+        case .redirectTooLarge(let bytes):
+            return "the description (\(bytes) bytes) is too large to send as a redirect, which is one chunk of at most 4 MiB"
         case .cancelled:
             return "the transfer was cancelled"
         case .receiveInProgress(let work):

@@ -21,6 +21,10 @@ public struct TransferSender: Sendable {
         /// Whether descriptions of an earlier send of the same file may be replaced; those of its
         /// recipients beyond `recipients` are then removed, so none outlives the send it belonged to.
         public var outputPolicy = OutputPolicy.refuse
+        /// Set when the file is a recipient description standing in for a larger file (a redirect):
+        /// it goes as one chunk, and its descriptions say the real file's size and digest
+        /// (simplexmq `Agent.hs` 366-380 `xftpSendDescription'`).
+        public var redirect: FileDescription.Redirect?
 
         public init(recipients: Int = 1, aboveSoftLimit: Bool = false, descriptionFolder: String, tempRoot: String, policy: TransferPolicy = TransferPolicy()) {
             self.recipients = recipients
@@ -120,7 +124,14 @@ public struct TransferSender: Sendable {
             // each byte that is not), a name every receiver can write.
             let header = try TransferFileHeader(name: FileNameBytes.text(Path.basename(file)))
             let args = CryptoFileArgs.random()
-            let plan = ChunkPlan(contentSize: size, header: header)
+            let plan: ChunkPlan
+            if options.redirect != nil {
+                let total = size + Int64(header.bytes.count) + TransferFileCrypto.overhead
+                guard let single = ChunkPlan(singleChunkFor: total) else { throw TransferError.redirectTooLarge(bytes: size) }
+                plan = single
+            } else {
+                plan = ChunkPlan(contentSize: size, header: header)
+            }
             state = SendState(source: file, sourceSize: size, sourceModified: modified, started: Date().timeIntervalSince1970,
                               relay: relayIdentity, recipients: options.recipients,
                               fileName: header.name, key: args.key.withUnsafeBytes { Base64URL.encode($0) }, nonce: Base64URL.encode(args.nonce),
@@ -263,7 +274,8 @@ public struct TransferSender: Sendable {
                                       replicas: [.init(server: relay(forChunk: i).address.withoutPassword, replica: try replica(c))])
             }
             return FileDescription(party: party, size: state.sizes.reduce(0, +), digest: Base64URL.decode(state.fileDigest!)!,
-                                   key: Base64URL.decode(state.key)!, nonce: Base64URL.decode(state.nonce)!, chunkSize: state.sizes[0], chunks: chunks)
+                                   key: Base64URL.decode(state.key)!, nonce: Base64URL.decode(state.nonce)!, chunkSize: state.sizes[0], chunks: chunks,
+                                   redirect: options.redirect)
         }
         let stem = Path.join(options.descriptionFolder, Path.basename(file))
         let senderPath = stem + ".sender.yaml"

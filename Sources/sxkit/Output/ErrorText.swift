@@ -34,6 +34,8 @@ enum ErrorText {
             return "use an empty data directory, or pass --force to import over this profile (its databases are kept as .bak)"
         case .decryptOneFile:
             return "--args-file decrypts exactly one file"
+        case .setPassphraseOrAllowUnencrypted:
+            return "set one with `sxkit db rekey` first, or pass --allow-unencrypted to send it as it is"
         }
     }
 

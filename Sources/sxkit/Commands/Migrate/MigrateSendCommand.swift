@@ -11,13 +11,18 @@ import SXTransfer
 struct MigrateSendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "send",
-        abstract: "Export the data directory as a chat archive and send it through a relay.",
+        abstract: "Export the data directory as a chat archive, send it to XFTP servers, and print the link the SimpleX apps migrate from.",
         discussion: """
         The archive is written to a private work folder in the data directory's temp folder and \
         deleted once every chunk is on the relay. A send that is interrupted (killed, relay gone) \
         resumes when the same command runs again: the archive exported the first time is sent, and \
         chunks already on the relay are not sent again; --fresh exports a new archive instead. The \
-        recipient description (mode 0600) is what the other machine needs: hand it over privately.
+        recipient description (mode 0600) is what the other machine needs: hand it over privately. \
+        Sent to XFTP servers, it also prints the link the SimpleX apps' "Migrate from another device" \
+        accepts (simplex:/file#/?desc=…&data=…, through a redirect when the archive is more than one \
+        chunk), as text, in <archive>.link.txt (0600), and as a QR code when stdout is a terminal (or \
+        with --qr). The apps import only databases with a passphrase: databases without one are \
+        refused unless --allow-unencrypted.
         """
     )
 
@@ -26,6 +31,12 @@ struct MigrateSendCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp(
         "Folder for the sender and recipient descriptions (default: the current folder).", valueName: "dir"), completion: .directory)
     var output: String?
+
+    @Flag(name: .long, help: "Print the link's QR code even when stdout is not a terminal.")
+    var qr = false
+
+    @Flag(name: .customLong("allow-unencrypted"), help: "Send databases that have no passphrase (the SimpleX apps will not import them).")
+    var allowUnencrypted = false
 
     @Flag(name: .long, help: "Export a new archive even when an interrupted send left one waiting.")
     var fresh = false
@@ -52,8 +63,7 @@ struct MigrateSendCommand: ParsableCommand {
         let tempRoot = try MigrationTemp.folder(data)
         let sender = DeviceMigrationSender(
             dataDirectory: data, passphrase: secret, relays: try relays.resolve(),
-            options: .init(descriptionFolder: Path.absolute(output ?? Path.currentDirectory), tempRoot: tempRoot,
-                           fresh: fresh, aboveSoftLimit: aboveSoftLimit || deprecatedForce, policy: chunks.policy))
+            options: options(tempRoot: tempRoot))
         let exportTracker = ProgressTracker(label: "export")
         let exportTicker = MigrationTemp.ExportTicker(global.json ? nil : global.startProgress(exportTracker))
         let display = TransferEventDisplay(options: global, label: "send")
@@ -73,12 +83,19 @@ struct MigrateSendCommand: ParsableCommand {
             JSONDocument.event(Summary(archiveErrors: archiveErrors, exportedAt: JSONTime.iso8601(result.exportedAt),
                                        archiveBytes: result.archiveBytes, chunks: result.transfer.chunks,
                                        output: result.transfer.senderDescription,
-                                       recipientDescriptions: result.transfer.recipientDescriptions, seconds: JSONTime.seconds(seconds)))
+                                       recipientDescriptions: result.transfer.recipientDescriptions, link: result.link, linkFile: result.linkFile,
+                                       redirectSenderDescription: result.redirectSenderDescription, seconds: JSONTime.seconds(seconds)))
         } else {
             for error in archiveErrors { ConsoleOutput.standardError.writeLine("sxkit: not archived: \(error.sentence)") }
         }
         if !global.json, !global.quiet {
             let out = ConsoleOutput.standardOutput
+            if let link = result.link {
+                out.writeLine("link for the SimpleX app's \"Migrate from another device\" (it holds the archive's key: show it only to your other device):")
+                out.writeLine(link)
+                if qr || isatty(STDOUT_FILENO) == 1 { TerminalQRCode.lines(link).map { $0.forEach(out.writeLine) } }
+                out.writeLine("the link is also in \(result.linkFile!) (0600)")
+            }
             let exported = result.export.map { "exported \($0.entries) entries" } ?? "resumed the archive exported at \(MigrationTemp.format(result.exportedAt))"
             out.writeLine("\(exported); sent \(ByteCount.format(result.archiveBytes)) as \(result.transfer.chunks) encrypted chunk(s) "
                 + "in \(String(format: "%.2f", seconds)) s")
@@ -89,6 +106,14 @@ struct MigrateSendCommand: ParsableCommand {
                 + (relays.relay == nil ? "" : " --relay <where this relay folder is mounted there>"))
         }
         if !archiveErrors.isEmpty { throw CommandFailure(status: ExitRule.done(withErrors: archiveErrors.count)) }
+    }
+
+    private func options(tempRoot: String) -> DeviceMigrationSender.Options {
+        var options = DeviceMigrationSender.Options(descriptionFolder: Path.absolute(output ?? Path.currentDirectory), tempRoot: tempRoot,
+                                                    fresh: fresh, aboveSoftLimit: aboveSoftLimit || deprecatedForce, policy: chunks.policy)
+        options.appLink = relays.relay == nil
+        options.allowUnencrypted = allowUnencrypted
+        return options
     }
 
     /// The last line of the `--json` stream, after the transfer events.
@@ -103,6 +128,11 @@ struct MigrateSendCommand: ParsableCommand {
         /// The sender description written (keep it: it cancels the transfer).
         var output: String
         var recipientDescriptions: [String]
+        /// The SimpleX apps' migration link (XFTP servers only), and the file that holds it.
+        var link: String?
+        var linkFile: String?
+        /// Cancels the redirect the link points to, when it needed one.
+        var redirectSenderDescription: String?
         var seconds: Double
     }
 }

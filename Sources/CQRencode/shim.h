@@ -1,0 +1,2 @@
+// libqrencode: the migration link as a QR code a phone can scan from the terminal.
+#include <qrencode.h>

@@ -10,13 +10,8 @@ public final class XFTPChunkRelay: ChunkRelay {
     public let server: XFTPServerAddress
     public var address: RelayAddress { .xftp(server) }
     private let connections: ConnectionHolder
-    /// Acknowledge each download (FACK), as SimpleX's agent does once it has a chunk, so that the server
-    /// can forget the recipient.
-    public let acknowledgeDownloads: Bool
-
-    public init(server: XFTPServerAddress, acknowledgeDownloads: Bool = true) {
+    public init(server: XFTPServerAddress) {
         self.server = server
-        self.acknowledgeDownloads = acknowledgeDownloads
         connections = ConnectionHolder(server: server)
     }
 
@@ -85,10 +80,15 @@ public final class XFTPChunkRelay: ChunkRelay {
     }
 
     public func download(_ recipient: ChunkReplica, into buffer: AlignedBuffer) async throws {
-        let acknowledge = acknowledgeDownloads
         try await use(id: recipient.idText) { connection in
             try await connection.download(recipientId: recipient.id, recipientKey: recipient.key, into: buffer)
-            if acknowledge { try? await connection.acknowledge(recipientId: recipient.id, recipientKey: recipient.key) }
+        }
+    }
+
+    /// FACK, once the whole file is received and verified.
+    public func acknowledge(_ recipient: ChunkReplica) async {
+        _ = try? await use(id: recipient.idText) { connection in
+            try await connection.acknowledge(recipientId: recipient.id, recipientKey: recipient.key)
         }
     }
 

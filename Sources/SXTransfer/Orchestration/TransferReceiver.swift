@@ -184,6 +184,12 @@ public struct TransferReceiver: Sendable {
         let size = try Int64(POSIXFile.status(final).st_size)
         try? Folders.remove(work)
         failed = false
+        // The file is here and verified: the relays may forget this recipient (best effort, as the
+        // xftp CLI acknowledges after decrypting: simplexmq `Client/Main.hs` 439-441, 470-475).
+        for chunk in description.chunks {
+            guard let replica = chunk.replicas.first, let relay = try? relays(replica.server) else { continue }
+            await relay.acknowledge(replica.replica)
+        }
         events(.rcvFileComplete(path: final, fileName: header.name, fileSize: size))
         return Result(path: final, fileName: header.name, fileSize: size, chunksDownloaded: counts.downloads.load(ordering: .relaxed))
     }

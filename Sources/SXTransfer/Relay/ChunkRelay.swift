@@ -135,9 +135,15 @@ public protocol ChunkRelay: Sendable {
 
     /// Removes the chunk for every recipient. Deleting a chunk that is already gone succeeds.
     func delete(_ sender: ChunkReplica) async throws
+
+    /// Tells the relay this recipient has the whole file (XFTP's FACK): best effort, never fails.
+    func acknowledge(_ recipient: ChunkReplica) async
 }
 
 extension ChunkRelay {
+    /// Relays that keep no per-recipient state have nothing to forget.
+    public func acknowledge(_ recipient: ChunkReplica) async {}
+
     /// Writes the chunk's bytes to `destination` (created or truncated, mode 0600, not flushed), for a
     /// chunk of at most the largest size relays accept.
     public func download(_ recipient: ChunkReplica, to destination: String) async throws {

@@ -14,4 +14,5 @@ static inline int sxkit_SSL_CTX_set_min_tls13(SSL_CTX *ctx) { return (int)SSL_CT
 static inline int sxkit_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *cert) { return (int)SSL_CTX_add1_chain_cert(ctx, cert); }
 static inline int sxkit_SSL_CTX_set1_groups_list(SSL_CTX *ctx, const char *list) { return (int)SSL_CTX_set1_groups_list(ctx, list); }
 static inline int sxkit_SSL_CTX_set1_sigalgs_list(SSL_CTX *ctx, const char *list) { return (int)SSL_CTX_set1_sigalgs_list(ctx, list); }
+static inline int sxkit_SSL_set_host_name(SSL *ssl, const char *name) { return (int)SSL_set_tlsext_host_name(ssl, name); }
 static inline long sxkit_BIO_mem_eof_empty(BIO *bio) { return BIO_set_mem_eof_return(bio, -1); }

@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP2
 import NIOPosix
 import SXCore
+import SXCrypto
 import SXTransfer
 import SXXFTP
 import SXXFTPTransport
@@ -44,24 +45,28 @@ public final class XFTPConnection: Sendable {
     public var isActive: Bool { channel.isActive }
 
     static let tlsContext: Result<TLSContext, OpenSSLFailure> = Result { () throws(OpenSSLFailure) in try TLSContext.client() }
+    /// As SimpleX's browser client connects: ALPN h2 and SNI.
+    static let webTLSContext: Result<TLSContext, OpenSSLFailure> = Result { () throws(OpenSSLFailure) in try TLSContext.client(alpn: ["h2"]) }
 
-    /// Connects and completes the handshake within `timeoutSeconds`.
-    public static func open(_ server: XFTPServerAddress, timeoutSeconds: Int = 30) async throws -> XFTPConnection {
+    /// Connects and completes the handshake within `timeoutSeconds`. `web` makes the handshake
+    /// SimpleX's browser client makes (SNI, ALPN h2, the `xftp-web-hello` challenge the server must
+    /// sign: xftp-web `src/client.ts` 246-296).
+    public static func open(_ server: XFTPServerAddress, timeoutSeconds: Int = 30, web: Bool = false) async throws -> XFTPConnection {
         let name = name(server)
         guard let host = server.hosts.first(where: { if case .onion = $0 { return false } else { return true } }) else {
             throw XFTPClientError.needsProxy(server: name)
         }
         let context: TLSContext
-        switch tlsContext {
+        switch web ? webTLSContext : tlsContext {
         case .success(let made): context = made
         case .failure(let failure): throw XFTPClientError.unreachable(server: name, reason: failure.description)
         }
         return try await withDeadline(seconds: timeoutSeconds, onTimeout: { XFTPClientError.timedOut(server: name, seconds: timeoutSeconds) }) {
-            try await connect(server, host: host, context: context, name: name)
+            try await connect(server, host: host, context: context, name: name, web: web)
         }
     }
 
-    private static func connect(_ server: XFTPServerAddress, host: TransportHost, context: TLSContext, name: String) async throws -> XFTPConnection {
+    private static func connect(_ server: XFTPServerAddress, host: TransportHost, context: TLSContext, name: String, web: Bool) async throws -> XFTPConnection {
         let connected: (any Channel, EventLoopFuture<TLSSession>, NIOHTTP2Handler.AsyncStreamMultiplexer<Void>)
         do {
             connected = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -69,7 +74,7 @@ public final class XFTPConnection: Sendable {
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .connect(host: host.description, port: server.portNumber) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        let tls = try TLSHandler(context: context)
+                        let tls = try TLSHandler(context: context, serverName: web ? host.description : nil)
                         try channel.pipeline.syncOperations.addHandler(tls)
                         // Servers open no streams; any they try are closed at once.
                         let streams = try channel.pipeline.syncOperations.configureAsyncHTTP2Pipeline(
@@ -90,7 +95,7 @@ public final class XFTPConnection: Sendable {
                 throw XFTPClientError.wrongIdentity(server: name, error)
             }
             let authority = host.connectName + (server.port.isEmpty ? "" : ":" + server.port)
-            let version = try await handshake(server, session: session, streams: streams, authority: authority, name: name)
+            let version = try await handshake(server, session: session, streams: streams, authority: authority, name: name, web: web)
             return XFTPConnection(server: server, session: session, version: version, channel: channel, streams: streams, authority: authority)
         } catch {
             try? await channel.close()
@@ -99,9 +104,13 @@ public final class XFTPConnection: Sendable {
     }
 
     private static func handshake(_ server: XFTPServerAddress, session: TLSSession, streams: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>,
-                                  authority: String, name: String) async throws -> UInt16 {
-        // The hello: a POST with no body (`Client.hs` 170).
-        let helloBlock = try await exchange(streams: streams, authority: authority, block: nil) { reader in
+                                  authority: String, name: String, web: Bool) async throws -> UInt16 {
+        // The hello: a POST with no body (`Client.hs` 170), or a browser's padded challenge.
+        var challenge = [UInt8](repeating: 0, count: 32)
+        challenge.withUnsafeMutableBytes { SodiumRuntime.randomBytes($0) }
+        let helloBody = web ? try XFTPBlock.pad(XFTPClientHello(webChallenge: challenge).encoded()) : nil
+        let helloBlock = try await exchange(streams: streams, authority: authority, block: helloBody,
+                                            headers: web ? [("xftp-web-hello", "1")] : []) { reader in
             try await reader.read(upTo: XFTPBlock.size)
         }
         let handshake: XFTPServerHandshake
@@ -122,11 +131,17 @@ public final class XFTPConnection: Sendable {
         do {
             let leaf = try ServerChainCheck.validate(chain: handshake.certificateChain, keyHash: server.keyHash)
             _ = try ServerChainCheck.verifySignedKey(handshake.signedKey, leaf: leaf)
-        } catch {
-            throw XFTPClientError.wrongIdentity(server: name, error)
+            if web {
+                guard let proof = handshake.webIdentityProof, leaf.verify(proof, of: challenge + handshake.sessionId) else {
+                    throw ServerIdentityProblem.badSignedKey("the challenge is not signed by the server's certificate")
+                }
+            }
+        } catch let problem as ServerIdentityProblem {
+            throw XFTPClientError.wrongIdentity(server: name, problem)
         }
         let reply = try XFTPClientHandshake(version: common.max, keyHash: server.keyHash).block()
-        let answer = try await exchange(streams: streams, authority: authority, block: reply) { reader in
+        let answer = try await exchange(streams: streams, authority: authority, block: reply,
+                                        headers: web ? [("xftp-handshake", "1")] : []) { reader in
             try await reader.read(upTo: XFTPBlock.size)
         }
         guard answer.isEmpty else {
@@ -146,13 +161,14 @@ public final class XFTPConnection: Sendable {
     /// Sends one request (`POST /`, its body `block` then `attachment`; no body when there is no
     /// block) and reads its answer with `response`.
     static func exchange<R: Sendable>(streams: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>, authority: String, block: [UInt8]?,
-                                      attachment: Attachment? = nil,
+                                      attachment: Attachment? = nil, headers extraHeaders: [(String, String)] = [],
                                       response: @escaping @Sendable (inout HTTP2MessageReader) async throws -> R) async throws -> R {
         let stream = try await streams.openStream { channel in
             channel.eventLoop.makeCompletedFuture { try HTTP2StreamChannel(wrappingChannelSynchronously: channel) }
         }
         return try await stream.executeThenClose { inbound, outbound in
-            let headers = HTTP2Headers.request(authority: authority)
+            var headers = HTTP2Headers.request(authority: authority)
+            for (name, value) in extraHeaders { headers.add(name: name, value: value) }
             guard let block else {
                 try await outbound.write(.headers(.init(headers: headers, endStream: true)))
                 return try await read(inbound, response)

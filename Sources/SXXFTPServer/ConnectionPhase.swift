@@ -16,7 +16,9 @@ final class ConnectionPhase: Sendable {
 
     var current: Phase { phase.withLock { $0 } }
 
-    /// The key of the handshake sent, making one the first time (a repeated hello gets the same key).
+    /// The key of the handshake sent, making one the first time; a repeated hello gets the same key,
+    /// and a hello on an accepted session (a browser's) puts it back to waiting for the client's
+    /// handshake, with the key it had.
     func keyForHello() -> X25519.KeyPair {
         phase.withLock { phase in
             switch phase {
@@ -24,7 +26,10 @@ final class ConnectionPhase: Sendable {
                 let key = X25519.generate()
                 phase = .handshakeSent(key)
                 return key
-            case .handshakeSent(let key), .accepted(_, let key):
+            case .handshakeSent(let key):
+                return key
+            case .accepted(_, let key):
+                phase = .handshakeSent(key)
                 return key
             }
         }

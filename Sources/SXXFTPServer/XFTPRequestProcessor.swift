@@ -21,14 +21,24 @@ struct XFTPRequestProcessor: Sendable {
         try? await stream.executeThenClose { inbound, outbound in
             var request = HTTP2MessageReader(inbound)
             let responder = Responder(outbound: outbound)
-            _ = try await request.headers()
+            let headers = try await request.headers()
             let head = try await request.read(upTo: XFTPBlock.size)
+            // SimpleX's browser client comes with SNI and marks its handshake requests by header
+            // (`Server.hs` 171-187): a hello may come again on an accepted session, and so may a
+            // client handshake.
+            let web = session.serverName != nil
+            let webHello = web && headers.contains(name: "xftp-web-hello")
+            let webHandshake = web && headers.contains(name: "xftp-handshake")
             switch phase.current {
             case .new:
-                try await hello(head: head, session: session, phase: phase, responder: responder)
+                if web && !webHello { return try await responder.handshakeError(.session) }
+                try await hello(head: head, web: web, session: session, phase: phase, responder: responder)
             case .handshakeSent(let key):
+                if webHello { return try await hello(head: head, web: web, session: session, phase: phase, responder: responder) }
                 try await clientHandshake(head: head, key: key, phase: phase, responder: responder)
-            case .accepted:
+            case .accepted(_, let key):
+                if webHello { return try await hello(head: head, web: web, session: session, phase: phase, responder: responder) }
+                if webHandshake { return try await clientHandshake(head: head, key: key, phase: phase, responder: responder) }
                 try await command(head: head, body: &request, session: session, responder: responder)
             }
             // The answer may still wait for the client's flow-control window: closing the stream
@@ -41,15 +51,24 @@ struct XFTPRequestProcessor: Sendable {
     // MARK: - Handshake
 
     /// The first request of a native client has no body; the server answers with its handshake.
-    /// (A body, the web hello, is for browsers, which use SNI: `Server.hs` 190-197.)
-    private func hello(head: [UInt8], session: TLSSession, phase: ConnectionPhase, responder: Responder) async throws {
-        guard head.isEmpty else { return try await responder.handshakeError(.handshake) }
+    /// A browser's (with SNI) carries a padded `XFTPClientHello` whose 32-byte challenge the server
+    /// signs, with the session id after it, by its TLS certificate's key: the browser cannot see the
+    /// TLS certificate, so this proves the identity (`Server.hs` 188-210).
+    private func hello(head: [UInt8], web: Bool, session: TLSSession, phase: ConnectionPhase, responder: Responder) async throws {
+        var challenge: [UInt8]?
+        if !head.isEmpty {
+            guard web, let content = try? XFTPBlock.unpad(head), let hello = try? XFTPClientHello.parse(content) else {
+                return try await responder.handshakeError(.handshake)
+            }
+            challenge = hello.webChallenge
+        }
         let key = phase.keyForHello()
         let dhKey = XFTPPublicKey.x25519(key.publicKey)
         let signature = try identity.key.sign(SignedDHKey.objectToSign(dhKey))
         let signed = SignedDHKey.encode(dhKey: dhKey, algorithm: identity.key.algorithm.signedKeyAlgorithm, signature: signature)
+        let proof = try challenge.map { try identity.key.sign($0 + session.tlsUnique) }
         let handshake = XFTPServerHandshake(versionRange: .supported, sessionId: session.tlsUnique,
-                                           certificateChain: identity.chain.map(\.der), signedKey: signed)
+                                           certificateChain: identity.chain.map(\.der), signedKey: signed, webIdentityProof: proof)
         try await responder.send(block: handshake.block())
     }
 

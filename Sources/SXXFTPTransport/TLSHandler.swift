@@ -32,7 +32,9 @@ public final class TLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         return establishedPromise.futureResult
     }
 
-    public init(context: TLSContext) throws(OpenSSLFailure) {
+    /// `serverName`, for a client, is sent as SNI (SimpleX's browser client sends it; its native
+    /// clients do not, and servers tell the two apart by it).
+    public init(context: TLSContext, serverName: String? = nil) throws(OpenSSLFailure) {
         guard let ssl = SSL_new(context.context) else { throw OpenSSLFailure("starting TLS") }
         guard let readBIO = BIO_new(BIO_s_mem()), let writeBIO = BIO_new(BIO_s_mem()) else {
             SSL_free(ssl)
@@ -48,6 +50,10 @@ public final class TLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.writeBIO = writeBIO
         self.isServer = context.isServer
         if isServer { SSL_set_accept_state(ssl) } else { SSL_set_connect_state(ssl) }
+        if let serverName, !isServer, sxkit_SSL_set_host_name(ssl, serverName) != 1 {
+            SSL_free(ssl)
+            throw OpenSSLFailure("setting the server name")
+        }
     }
 
     deinit { SSL_free(ssl) }

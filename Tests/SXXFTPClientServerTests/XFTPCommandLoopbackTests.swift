@@ -153,3 +153,23 @@ import SXTestSupport
         await server.stop()
     }
 }
+
+/// The handshake SimpleX's browser client makes: SNI, ALPN h2, a challenge the server signs.
+@Suite struct XFTPWebHandshakeTests {
+    @Test func aBrowserStyleClientGetsItsChallengeSignedAndWorks() async throws {
+        let server = try await XFTPTestServer()
+        let connection = try await XFTPConnection.open(server.address, web: true)
+        #expect(connection.session.alpn == "h2")
+        try await connection.ping()
+        let bytes = (0..<(64 << 10)).map { UInt8(truncatingIfNeeded: $0) }
+        let sender = ReplicaKey.generate(), recipient = ReplicaKey.generate()
+        let created = try await connection.create(size: UInt32(bytes.count), digest: SHA256Digest.of(bytes), senderKey: sender,
+                                                  recipientKeys: [.ed25519(recipient.ed25519PublicKey!)], basicAuth: nil)
+        try await connection.upload(senderId: created.senderId, senderKey: sender, .bytes(bytes))
+        let buffer = AlignedBuffer(capacity: 4 << 20)
+        try await connection.download(recipientId: created.recipientIds[0], recipientKey: recipient, into: buffer)
+        #expect(Array(buffer.bytes) == bytes)
+        await connection.close()
+        await server.stop()
+    }
+}

@@ -25,6 +25,8 @@ let package = Package(
         // Already required by both; named for ByteBuffer (client) and to silence Hummingbird's stdout logger.
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
+        // NIOSOCKS only: the SOCKS5 client for reaching XFTP servers through Tor.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // System-library shims: a module map and a header each, located through pkg-config.
@@ -74,7 +76,8 @@ let package = Package(
         .target(
             name: "SXXFTPClient",
             dependencies: ["SXCore", "SXCrypto", "SXTransfer", "SXXFTP", "SXXFTPTransport", .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2")],
+                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                           .product(name: "NIOSOCKS", package: "swift-nio-extras")],
             swiftSettings: strict
         ),
         // Moving a whole profile to another machine: archive export + transfer, transfer + archive import.

@@ -946,7 +946,7 @@ _sxkit_transfer_send() {
     repeating_flags=()
     non_repeating_flags=(--force --above-soft-limit --json -q --quiet -v --verbose -h --help)
     repeating_options=(--server)
-    non_repeating_options=(--relay --recipients -o --output --parallel --temp-dir --data-dir)
+    non_repeating_options=(--relay --socks-proxy --recipients -o --output --parallel --temp-dir --data-dir)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
@@ -956,6 +956,9 @@ _sxkit_transfer_send() {
         ;;
     '--relay')
         __sxkit_add_completions -d
+        return
+        ;;
+    '--socks-proxy')
         return
         ;;
     '--recipients')
@@ -991,7 +994,7 @@ _sxkit_transfer_receive() {
     repeating_flags=()
     non_repeating_flags=(--force --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(-o --output --relay --parallel --temp-dir --data-dir)
+    non_repeating_options=(-o --output --relay --socks-proxy --parallel --temp-dir --data-dir)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
@@ -1002,6 +1005,9 @@ _sxkit_transfer_receive() {
         ;;
     '--relay')
         __sxkit_add_completions -d
+        return
+        ;;
+    '--socks-proxy')
         return
         ;;
     '--parallel')
@@ -1054,13 +1060,16 @@ _sxkit_transfer_cancel() {
     repeating_flags=()
     non_repeating_flags=(--json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--relay)
+    non_repeating_options=(--relay --socks-proxy)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--relay')
         __sxkit_add_completions -d
+        return
+        ;;
+    '--socks-proxy')
         return
         ;;
     esac
@@ -1159,7 +1168,7 @@ _sxkit_migrate_send() {
     repeating_flags=()
     non_repeating_flags=(--qr --allow-unencrypted --fresh --above-soft-limit --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=(--server)
-    non_repeating_options=(--relay -o --output --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
+    non_repeating_options=(--relay --socks-proxy -o --output --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -1169,6 +1178,9 @@ _sxkit_migrate_send() {
         ;;
     '--relay')
         __sxkit_add_completions -d
+        return
+        ;;
+    '--socks-proxy')
         return
         ;;
     '-o'|'--output')
@@ -1208,13 +1220,16 @@ _sxkit_migrate_receive() {
     repeating_flags=()
     non_repeating_flags=(--force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--relay --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
+    non_repeating_options=(--relay --socks-proxy --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
     '--relay')
         __sxkit_add_completions -d
+        return
+        ;;
+    '--socks-proxy')
         return
         ;;
     '--parallel')

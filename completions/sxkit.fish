@@ -76,13 +76,13 @@ function __sxkit_parse_tokens -S
             case 'plan'
                 __sxkit_parse_subcommand -r 1 'above-soft-limit' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'send'
-                __sxkit_parse_subcommand 1 'server=+' 'relay=' 'recipients=' 'force' 'above-soft-limit' 'o/output=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'server=+' 'relay=' 'socks-proxy=' 'recipients=' 'force' 'above-soft-limit' 'o/output=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'receive'
-                __sxkit_parse_subcommand 1 'o/output=' 'force' 'relay=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'o/output=' 'force' 'relay=' 'socks-proxy=' 'parallel=' 'temp-dir=' 'data-dir=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'info'
                 __sxkit_parse_subcommand 1 'link=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'cancel'
-                __sxkit_parse_subcommand 1 'relay=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'relay=' 'socks-proxy=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
         case 'relay'
             __sxkit_parse_subcommand 0 'h/help'
@@ -94,9 +94,9 @@ function __sxkit_parse_tokens -S
             __sxkit_parse_subcommand 0 'h/help'
             switch $unparsed_tokens[1]
             case 'send'
-                __sxkit_parse_subcommand 0 'server=+' 'relay=' 'o/output=' 'qr' 'allow-unencrypted' 'fresh' 'above-soft-limit' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 0 'server=+' 'relay=' 'socks-proxy=' 'o/output=' 'qr' 'allow-unencrypted' 'fresh' 'above-soft-limit' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'receive'
-                __sxkit_parse_subcommand 1 'relay=' 'force' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'relay=' 'socks-proxy=' 'force' 'parallel=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
         case 'storage'
             __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
@@ -406,6 +406,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit transfer send" -eq 1' -F
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send"' -l 'server' -d 'An XFTP server, xftp://KEYHASH[:PASSWORD]@HOST[:PORT]; repeat for several (chunks are spread over them). Default: $SXKIT_XFTP_SERVERS, else the servers in ~/.config/sxkit/xftp-servers, else SimpleX\'s preset servers.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" relay' -l 'relay' -d 'A folder relay instead: a folder on a mounted disk or share (offline moves).' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" socks-proxy' -l 'socks-proxy' -d 'Reach XFTP servers through this SOCKS5 proxy, e.g. Tor\'s 127.0.0.1:9050 (onion addresses are then used when a server has one).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" recipients' -l 'recipients' -d 'How many recipient descriptions to write (each can download the file).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" force' -l 'force' -d 'Replace descriptions an earlier send of this file left in the output folder (its other recipient descriptions are removed).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer send" above-soft-limit' -l 'above-soft-limit' -d 'Send a file above the 1 GiB soft limit, up to the 5 GiB hard limit.'
@@ -421,6 +422,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit t
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" o output' -s 'o' -l 'output' -d 'A folder (the sender\'s file name is kept; a path ending in / is a folder, created when missing) or a new file\'s path (default: the current folder).' -rF
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" force' -l 'force' -d 'Replace an existing file of the same name (atomically, once the received file is verified).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" relay' -l 'relay' -d 'Use this folder for the description\'s folder relay (mounted elsewhere here).' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" socks-proxy' -l 'socks-proxy' -d 'Reach XFTP servers through this SOCKS5 proxy, e.g. Tor\'s 127.0.0.1:9050 (onion addresses are then used when a server has one).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" parallel' -l 'parallel' -d 'Chunks uploaded or downloaded at once (1-32).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" temp-dir' -l 'temp-dir' -d 'Folder for work files and resume state (default: the data directory\'s temp folder, else $TMPDIR/sxkit-transfers).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer receive" data-dir' -l 'data-dir' -d 'The SimpleX data directory whose temp folder holds the work files (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfa '(__sxkit_complete_directories)'
@@ -436,6 +438,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer info" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit transfer cancel" -eq 1' -F
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer cancel" relay' -l 'relay' -d 'Use this folder for the description\'s folder relay (mounted elsewhere here).' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer cancel" socks-proxy' -l 'socks-proxy' -d 'Reach XFTP servers through this SOCKS5 proxy, e.g. Tor\'s 127.0.0.1:9050 (onion addresses are then used when a server has one).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer cancel" json' -l 'json' -d 'Print JSON on stdout: one compact document, or one object a line (NDJSON) for streams and batches; a fatal error is also a JSON object on stderr.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer cancel" q quiet' -s 'q' -l 'quiet' -d 'Print only problems: errors, failed items and what a check found wrong (no summary, notes or progress).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit transfer cancel" v verbose' -s 'v' -l 'verbose' -d 'Also print every item done and the details the summary leaves out.'
@@ -458,6 +461,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit m
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit migrate" -eq 1' -fa 'receive' -d 'Receive a migrated profile from its recipient description and import it into a data directory.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send"' -l 'server' -d 'An XFTP server, xftp://KEYHASH[:PASSWORD]@HOST[:PORT]; repeat for several (chunks are spread over them). Default: $SXKIT_XFTP_SERVERS, else the servers in ~/.config/sxkit/xftp-servers, else SimpleX\'s preset servers.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" relay' -l 'relay' -d 'A folder relay instead: a folder on a mounted disk or share (offline moves).' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" socks-proxy' -l 'socks-proxy' -d 'Reach XFTP servers through this SOCKS5 proxy, e.g. Tor\'s 127.0.0.1:9050 (onion addresses are then used when a server has one).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" o output' -s 'o' -l 'output' -d 'Folder for the sender and recipient descriptions (default: the current folder).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" qr' -l 'qr' -d 'Print the link\'s QR code even when stdout is not a terminal.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" allow-unencrypted' -l 'allow-unencrypted' -d 'Send databases that have no passphrase (the SimpleX apps will not import them).'
@@ -478,6 +482,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate send" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit migrate receive" -eq 1' -F
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" relay' -l 'relay' -d 'Use this folder for the description\'s folder relay (mounted elsewhere here).' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" socks-proxy' -l 'socks-proxy' -d 'Reach XFTP servers through this SOCKS5 proxy, e.g. Tor\'s 127.0.0.1:9050 (onion addresses are then used when a server has one).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" force' -l 'force' -d 'Import over a profile already in the data directory (its databases are kept as .bak).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" parallel' -l 'parallel' -d 'Chunks uploaded or downloaded at once (1-32).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfa '(__sxkit_complete_directories)'

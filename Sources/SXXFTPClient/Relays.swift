@@ -39,10 +39,10 @@ public enum RelayLocation: Sendable, Equatable {
 
     /// The relay at this location. A folder must exist already: a transfer never creates the
     /// folder it was pointed at (a missing mount would fill the local disk instead).
-    public func open() throws -> any ChunkRelay {
+    public func open(proxy: SOCKSProxy? = nil) throws -> any ChunkRelay {
         switch self {
         case .xftp(let server):
-            return XFTPChunkRelay(server: server)
+            return XFTPChunkRelay(server: server, proxy: proxy)
         case .folder(let path):
             guard Folders.isFolder(path) else { throw RelayLocationError.folderMissing(path: path) }
             return FolderRelay(root: path)
@@ -82,19 +82,20 @@ public enum RelayLocationError: SXError, Equatable {
 /// `SXKIT_XFTP_SERVERS` (separated by spaces or newlines), else those in the config
 /// file (one per line, `#` comments), else SimpleX's presets.
 public enum SendRelays {
-    public static func choose(servers: [String], folder: String?, environment: String?, configFile: String?) throws -> [any ChunkRelay] {
+    public static func choose(servers: [String], folder: String?, environment: String?, configFile: String?,
+                              proxy: SOCKSProxy? = nil) throws -> [any ChunkRelay] {
         if !servers.isEmpty {
             return try servers.map { text in
                 let server = try parseServer(text)
                 // A password on the command line is readable by every user of the machine.
                 guard server.basicAuth == nil else { throw RelayLocationError.passwordOnCommandLine }
-                return XFTPChunkRelay(server: server)
+                return XFTPChunkRelay(server: server, proxy: proxy)
             }
         }
         if let folder { return [try RelayLocation.parse(folder).open()] }
         if let environment, !environment.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             let listed = environment.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map(String.init)
-            return try listed.map { try XFTPChunkRelay(server: parseServer($0)) }
+            return try listed.map { try XFTPChunkRelay(server: parseServer($0), proxy: proxy) }
         }
         if let configFile, POSIXFile.exists(configFile) {
             let mode = try POSIXFile.status(configFile).st_mode
@@ -104,9 +105,9 @@ public enum SendRelays {
             guard !listed.isEmpty else { throw RelayLocationError.noServers(source: "'\(configFile)'") }
             let servers = try listed.map(parseServer)
             if servers.contains(where: { $0.basicAuth != nil }), mode & 0o077 != 0 { throw RelayLocationError.passwordFileOpen(path: configFile) }
-            return servers.map { XFTPChunkRelay(server: $0) }
+            return servers.map { XFTPChunkRelay(server: $0, proxy: proxy) }
         }
-        return try XFTPPresets.servers.map { try XFTPChunkRelay(server: parseServer($0)) }
+        return try XFTPPresets.servers.map { try XFTPChunkRelay(server: parseServer($0), proxy: proxy) }
     }
 
     static func parseServer(_ text: String) throws -> XFTPServerAddress {
@@ -123,10 +124,12 @@ public enum SendRelays {
 /// connection across chunks.
 public final class RelayFactory: Sendable {
     private let folderOverride: String?
+    private let proxy: SOCKSProxy?
     private let opened = Mutex<[String: any ChunkRelay]>([:])
 
-    public init(override: String?) {
+    public init(override: String?, proxy: SOCKSProxy? = nil) {
         self.folderOverride = override
+        self.proxy = proxy
     }
 
     public func relay(for address: RelayAddress) throws -> any ChunkRelay {
@@ -141,7 +144,7 @@ public final class RelayFactory: Sendable {
         case .folder(let path): key = path
         }
         if let relay = opened.withLock({ $0[key] }) { return relay }
-        let relay = try location.open()
+        let relay = try location.open(proxy: proxy)
         return opened.withLock { cache in
             if let existing = cache[key] { return existing }
             cache[key] = relay

@@ -10,9 +10,9 @@ public final class XFTPChunkRelay: ChunkRelay {
     public let server: XFTPServerAddress
     public var address: RelayAddress { .xftp(server) }
     private let connections: ConnectionHolder
-    public init(server: XFTPServerAddress) {
+    public init(server: XFTPServerAddress, proxy: SOCKSProxy? = nil) {
         self.server = server
-        connections = ConnectionHolder(server: server)
+        connections = ConnectionHolder(server: server, proxy: proxy)
     }
 
     private var name: String { XFTPConnection.name(server) }
@@ -104,16 +104,20 @@ public final class XFTPChunkRelay: ChunkRelay {
 /// The one connection to a server, opened on first use and again after it closes.
 actor ConnectionHolder {
     let server: XFTPServerAddress
+    let proxy: SOCKSProxy?
     private var connection: XFTPConnection?
     private var opening: Task<XFTPConnection, any Error>?
 
-    init(server: XFTPServerAddress) { self.server = server }
+    init(server: XFTPServerAddress, proxy: SOCKSProxy?) {
+        self.server = server
+        self.proxy = proxy
+    }
 
     func get() async throws -> XFTPConnection {
         if let connection, connection.isActive { return connection }
         if let opening { return try await opening.value }
-        let server = self.server
-        let task = Task { try await XFTPConnection.open(server) }
+        let server = self.server, proxy = self.proxy
+        let task = Task { try await XFTPConnection.open(server, proxy: proxy) }
         opening = task
         defer { opening = nil }
         let opened = try await task.value

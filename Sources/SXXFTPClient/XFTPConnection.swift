@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP2
 import NIOPosix
+import NIOSOCKS
 import SXCore
 import SXCrypto
 import SXTransfer
@@ -51,9 +52,13 @@ public final class XFTPConnection: Sendable {
     /// Connects and completes the handshake within `timeoutSeconds`. `web` makes the handshake
     /// SimpleX's browser client makes (SNI, ALPN h2, the `xftp-web-hello` challenge the server must
     /// sign: xftp-web `src/client.ts` 246-296).
-    public static func open(_ server: XFTPServerAddress, timeoutSeconds: Int = 30, web: Bool = false) async throws -> XFTPConnection {
+    public static func open(_ server: XFTPServerAddress, timeoutSeconds: Int = 30, web: Bool = false, proxy: SOCKSProxy? = nil) async throws -> XFTPConnection {
         let name = name(server)
-        guard let host = server.hosts.first(where: { if case .onion = $0 { return false } else { return true } }) else {
+        // Through a SOCKS proxy (Tor), an onion host is preferred, as SimpleX's clients do with
+        // onion hosts enabled; without one, only public hosts can be reached.
+        let onion = server.hosts.first { if case .onion = $0 { return true } else { return false } }
+        let publicHost = server.hosts.first { if case .onion = $0 { return false } else { return true } }
+        guard let host = proxy != nil ? (onion ?? publicHost) : publicHost else {
             throw XFTPClientError.needsProxy(server: name)
         }
         let context: TLSContext
@@ -62,18 +67,23 @@ public final class XFTPConnection: Sendable {
         case .failure(let failure): throw XFTPClientError.unreachable(server: name, reason: failure.description)
         }
         return try await withDeadline(seconds: timeoutSeconds, onTimeout: { XFTPClientError.timedOut(server: name, seconds: timeoutSeconds) }) {
-            try await connect(server, host: host, context: context, name: name, web: web)
+            try await connect(server, host: host, context: context, name: name, web: web, proxy: proxy)
         }
     }
 
-    private static func connect(_ server: XFTPServerAddress, host: TransportHost, context: TLSContext, name: String, web: Bool) async throws -> XFTPConnection {
+    private static func connect(_ server: XFTPServerAddress, host: TransportHost, context: TLSContext, name: String, web: Bool,
+                                proxy: SOCKSProxy?) async throws -> XFTPConnection {
         let connected: (any Channel, EventLoopFuture<TLSSession>, NIOHTTP2Handler.AsyncStreamMultiplexer<Void>)
         do {
             connected = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.seconds(15))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                .connect(host: host.description, port: server.portNumber) { channel in
+                .connect(host: proxy?.host ?? host.description, port: proxy?.port ?? server.portNumber) { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        if proxy != nil {
+                            // The proxy connects to the server; TLS runs through it, end to end.
+                            try channel.pipeline.syncOperations.addHandler(SOCKSClientHandler(targetAddress: .domain(host.description, port: server.portNumber)))
+                        }
                         let tls = try TLSHandler(context: context, serverName: web ? host.description : nil)
                         try channel.pipeline.syncOperations.addHandler(tls)
                         // Servers open no streams; any they try are closed at once.
@@ -252,4 +262,26 @@ enum FileRangeWriter {
             try await outbound.write(.data(.init(data: .byteBuffer(buffer), endStream: remaining == 0)))
         }
     }
+}
+
+/// A SOCKS5 proxy, such as Tor's (usually 127.0.0.1:9050).
+public struct SOCKSProxy: Sendable, Equatable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `HOST:PORT` (`[::1]:9050` for IPv6); nil when it is not one.
+    public init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { return nil }
+        self.init(host: host, port: port)
+    }
+
+    public var description: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NIOCore
+import Synchronization
 import NIOHTTP2
 import NIOPosix
 import SXCore
@@ -13,7 +14,8 @@ import SXXFTPTransport
 /// handshake and commands (simplexmq `src/Simplex/FileTransfer/Server.hs`). On first start it makes
 /// its identity in the store folder; its address is `xftp://<key hash>@<host>:<port>`.
 public final class XFTPServer: Sendable {
-    typealias Connection = (established: EventLoopFuture<TLSSession>, streams: NIOHTTP2Handler.AsyncStreamMultiplexer<HTTP2StreamChannel>)
+    typealias Connection = (channel: any Channel, established: EventLoopFuture<TLSSession>,
+                            streams: NIOHTTP2Handler.AsyncStreamMultiplexer<HTTP2StreamChannel>)
 
     public let configuration: XFTPServerConfiguration
     public let identity: ServerIdentity
@@ -22,6 +24,10 @@ public final class XFTPServer: Sendable {
     public let port: Int
     let store: ChunkStore
     private let listener: NIOAsyncChannel<Connection, Never>
+    /// Open client connections, closed by `stop` once its grace period is over.
+    private let open = Mutex<[ObjectIdentifier: any Channel]>([:])
+    /// How long `stop` lets requests in flight finish before it closes the connections.
+    public static let stopGrace: Duration = .seconds(3)
 
     /// `xftp://<key hash>@<public host>:<port>`.
     public var address: XFTPServerAddress {
@@ -66,7 +72,7 @@ public final class XFTPServer: Sendable {
                     let streams = try channel.pipeline.syncOperations.configureAsyncHTTP2Pipeline(mode: .server, configuration: http2) { stream in
                         stream.eventLoop.makeCompletedFuture { try HTTP2StreamChannel(wrappingChannelSynchronously: stream) }
                     }
-                    return (handler.established, streams)
+                    return (channel, handler.established, streams)
                 }
             }
     }
@@ -93,15 +99,27 @@ public final class XFTPServer: Sendable {
             }
             try await listener.executeThenClose { connections in
                 for try await connection in connections {
-                    group.addTask { await Self.serve(connection, processor: processor) }
+                    let id = ObjectIdentifier(connection.channel)
+                    open.withLock { $0[id] = connection.channel }
+                    group.addTask { [self] in
+                        await Self.serve(connection, processor: processor)
+                        _ = open.withLock { $0.removeValue(forKey: id) }
+                    }
                 }
             }
             group.cancelAll()
         }
     }
 
+    /// Stops accepting connections, gives requests in flight `stopGrace` to finish, then closes the
+    /// connections still open (an idle client would otherwise keep the server running).
     public func stop() async {
         try? await listener.channel.close()
+        let deadline = ContinuousClock.now + Self.stopGrace
+        while ContinuousClock.now < deadline, !open.withLock({ $0.isEmpty }) {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        for channel in open.withLock({ Array($0.values) }) { try? await channel.close() }
     }
 
     /// Deletes chunks older than the expiry; returns how many.

@@ -11,7 +11,7 @@ import SXTestSupport
     static let notPaths: Set<String> = [
         "older-than", "confirm", "role", "seed", "chat-db-size", "bulk-files", "jobs", "max-size", "format",
         "max-pixels", "parallel", "listen", "expiry", "max-store", "recipients", "link",
-        "passphrase-command", "new-passphrase-command", "server", "public-host", "certificate-algorithm",
+        "passphrase-command", "new-passphrase-command", "server", "public-host", "certificate-algorithm", "socks-proxy",
     ]
     /// Path options whose value is a folder (the rest may be files).
     static let folders: Set<String> = [

@@ -16,6 +16,8 @@ struct SendRelayOptions: ParsableArguments {
             completion: .directory)
     var relay: String?
 
+    @OptionGroup var proxy: ProxyOptions
+
     func validate() throws {
         if !servers.isEmpty, relay != nil { throw ValidationError("give either --server or --relay, not both") }
     }
@@ -29,7 +31,7 @@ struct SendRelayOptions: ParsableArguments {
 
     func resolve() throws -> [any ChunkRelay] {
         try SendRelays.choose(servers: servers, folder: relay, environment: ProcessInfo.processInfo.environment["SXKIT_XFTP_SERVERS"],
-                              configFile: Self.configFile)
+                              configFile: Self.configFile, proxy: proxy.proxy)
     }
 
     /// What to tell the recipient to add to `receive`: the folder's place on their machine.

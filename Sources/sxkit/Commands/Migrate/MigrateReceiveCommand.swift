@@ -26,6 +26,8 @@ struct MigrateReceiveCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"), completion: .directory)
     var relay: String?
 
+    @OptionGroup var proxy: ProxyOptions
+
     @Flag(name: .long, help: "Import over a profile already in the data directory (its databases are kept as .bak).")
     var force = false
 
@@ -47,7 +49,7 @@ struct MigrateReceiveCommand: ParsableCommand {
         let receiver = DeviceMigrationReceiver(
             dataDirectory: data, passphrase: secret,
             options: .init(tempRoot: try MigrationTemp.folder(data), replaceExisting: force || deprecatedReplace, policy: chunks.policy),
-            relays: RelayFactory(override: relay).resolver)
+            relays: RelayFactory(override: relay, proxy: proxy.proxy).resolver)
         let decryptTracker = ProgressTracker(label: "decrypt")
         let importTracker = ProgressTracker(label: "import")
         let display = TransferEventDisplay(options: global, label: "receive", following: [decryptTracker, importTracker], afterCompletion: true)

@@ -18,12 +18,14 @@ struct TransferCancelCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"), completion: .directory)
     var relay: String?
 
+    @OptionGroup var proxy: ProxyOptions
+
     @OptionGroup var global: GlobalOptions
 
     func run() throws {
         let path = description
         let (parsed, _) = try DescriptionArgument.load(path)
-        let relays = RelayFactory(override: relay).resolver
+        let relays = RelayFactory(override: relay, proxy: proxy.proxy).resolver
         let deleted = try waitFor { try await TransferSender.cancel(parsed, path: path, relays: relays) }
         if global.json {
             ConsoleOutput.standardOutput.writeLine("{\"type\":\"sndFileCancelled\",\"deletedReplicas\":\(deleted)}")

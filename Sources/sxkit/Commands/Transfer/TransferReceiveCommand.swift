@@ -31,6 +31,8 @@ struct TransferReceiveCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Use this folder for the description's folder relay (mounted elsewhere here).", valueName: "dir"), completion: .directory)
     var relay: String?
 
+    @OptionGroup var proxy: ProxyOptions
+
     @OptionGroup var chunks: ParallelChunksOptions
 
     @OptionGroup var temp: TransferTempOptions
@@ -42,7 +44,7 @@ struct TransferReceiveCommand: ParsableCommand {
         let decrypt = ProgressTracker(label: "decrypt")
         var options = TransferReceiver.Options(destination: output, tempRoot: try temp.resolve(), policy: chunks.policy)
         options.outputPolicy = OutputPolicy(replaceExisting: force)
-        var setUp = TransferReceiver(options: options, relays: RelayFactory(override: relay).resolver)
+        var setUp = TransferReceiver(options: options, relays: RelayFactory(override: relay, proxy: proxy.proxy).resolver)
         setUp.decryptProgress = decrypt
         let receiver = setUp
         let display = TransferEventDisplay(options: global, label: "receive", following: [decrypt])

@@ -13,7 +13,7 @@ public enum ProfileMoveError: SXError, Equatable {
         case .profileExists(let root, let database):
             return "'\(root)' already holds a profile ('\(Path.basename(database))'); nothing was downloaded"
         case .databasesUnencrypted(let database):
-            return "'\(Path.basename(database))' has no passphrase, and the SimpleX apps only import a migrated profile whose databases have one; nothing was exported"
+            return "'\(Path.basename(database))' is not encrypted (plaintext SQLite), and the SimpleX apps only import a migrated profile whose databases have a passphrase; nothing was exported"
         }
     }
 

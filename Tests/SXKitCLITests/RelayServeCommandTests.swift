@@ -113,7 +113,7 @@ struct RelayServeCommandTests {
         let decrypted = try CLI.run(["db", "rekey", "--data-dir", profile.directory.root, "--passphrase-file", pass, "--decrypt"])
         #expect(decrypted.status == 0, "\(decrypted.stderr)")
         let refused = try CLI.run(["migrate", "send", "--data-dir", profile.directory.root, "--server", url, "-o", folder.file("m2"), "--no-passphrase"])
-        #expect(refused.status == 1 && refused.stderr.contains("has no passphrase") && refused.stderr.contains("--allow-unencrypted"), "\(refused.stderr)")
+        #expect(refused.status == 1 && refused.stderr.contains("is not encrypted (plaintext SQLite)") && refused.stderr.contains("--allow-unencrypted"), "\(refused.stderr)")
         let leftInOutput = FileManager.default.fileExists(atPath: folder.file("m2")) ? try Folders.names(in: folder.file("m2")) : []
         #expect(leftInOutput.isEmpty)
         let allowed = try CLI.run(["migrate", "send", "--data-dir", profile.directory.root, "--server", url, "-o", folder.file("m2"), "--no-passphrase",

@@ -35,7 +35,7 @@ enum ErrorText {
         case .decryptOneFile:
             return "--args-file decrypts exactly one file"
         case .setPassphraseOrAllowUnencrypted:
-            return "set one with `sxkit db rekey` first, or pass --allow-unencrypted to send it as it is"
+            return "set a passphrase with `sxkit db rekey` first, or pass --allow-unencrypted with --no-passphrase to send it as it is"
         }
     }
 

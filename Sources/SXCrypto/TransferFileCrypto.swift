@@ -117,7 +117,7 @@ public enum TransferFileCrypto {
 /// The parser and its output on the write-behind thread. The tag is the authority: a layout problem
 /// found before it is checked is kept and reported only if the tag matches (a tampered file reads
 /// as "invalid auth tag", not as bad padding); a write failure (disk full) stops everything at once.
-private final class PlaintextWriter: @unchecked Sendable {
+final class PlaintextWriter: @unchecked Sendable {
     private var parser: PlaintextParser
     private let output: AtomicFileWriter
     private var layoutError: TransferFileError?
@@ -154,7 +154,7 @@ private struct SharedSlice: @unchecked Sendable {
 }
 
 /// Splits the decrypted stream into payload size, header, content (written out) and padding (checked).
-private struct PlaintextParser {
+struct PlaintextParser {
     let bodyLength: Int64
     let path: String
     private var prefix: [UInt8] = []

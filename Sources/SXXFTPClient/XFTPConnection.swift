@@ -188,7 +188,7 @@ public final class XFTPConnection: Sendable {
             switch attachment {
             case nil: break
             case .bytes(let bytes)?:
-                try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: bytes)), endStream: true)))
+                try await BytesWriter.write(bytes, to: outbound)
             case .file(let path, let offset, let length)?:
                 try await FileRangeWriter.write(path: path, offset: offset, length: length, to: outbound)
             }
@@ -235,6 +235,22 @@ public final class XFTPConnection: Sendable {
         } catch {
             throw XFTPClientError.unreachable(server: name, reason: String(describing: error))
         }
+    }
+}
+
+/// Streams bytes already in memory into a request body, 256 KiB at a time, the last piece ending
+/// the stream: each write waits while the stream's outbound buffer is full, so a 4 MiB chunk is
+/// never copied whole into the connection's buffers.
+enum BytesWriter {
+    static func write(_ bytes: [UInt8], to outbound: NIOAsyncChannelOutboundWriter<HTTP2Frame.FramePayload>) async throws {
+        let piece = 256 << 10
+        var start = 0
+        repeat {
+            let end = min(start + piece, bytes.count)
+            let buffer = bytes.withUnsafeBytes { ByteBuffer(bytes: UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+            try await outbound.write(.data(.init(data: .byteBuffer(buffer), endStream: end == bytes.count)))
+            start = end
+        } while start < bytes.count
     }
 }
 

@@ -174,6 +174,54 @@ struct TransferVectorTests {
         }
     }
 
+    /// The in-order decryptor a receive feeds chunk by chunk: the same libsodium-sealed bytes, handed
+    /// over in pieces of odd sizes (the tag split between two of them), decrypt to the content; a
+    /// flipped byte fails the tag; a byte past the end is refused.
+    @Test("the in-order decryptor takes a libsodium-sealed file in pieces of any size")
+    func inOrderDecryptor() throws {
+        let temp = try TempFolder()
+        let key = SodiumRuntime.randomBytes(count: 32), nonce = SodiumRuntime.randomBytes(count: 24)
+        let args = try CryptoFileArgs(key: key, nonce: nonce)
+        let content = (0..<2_300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+        let name = Array("piece.bin".utf8)
+        let header = [UInt8(name.count)] + name + [0x30]
+        let payloadSize = UInt64(header.count + content.count)
+        var stream = (0..<8).map { UInt8(truncatingIfNeeded: payloadSize >> (56 - 8 * UInt64($0))) } + header + content
+        let encryptedSize = 3 * 1_048_576
+        stream += [UInt8](repeating: 0x23, count: encryptedSize - 16 - stream.count)
+        let sealed = IndependentSecretBox.seal(stream, key: key, nonce: nonce)
+        let cuts = [0, 1, 9, 65_536, 1_048_576 + 3, 2_000_000, encryptedSize - 9, encryptedSize]
+
+        func feed(_ bytes: [UInt8], to out: String) throws -> TransferFileHeader {
+            let writer = try AtomicFileWriter(destination: temp.file(out))
+            do {
+                let decryptor = try TransferFileDecryptor(encryptedSize: Int64(encryptedSize), args: args, output: writer, name: out)
+                for (from, to) in zip(cuts, cuts.dropFirst()) { try bytes[from..<to].withUnsafeBytes { try decryptor.consume($0) } }
+                let decoded = try decryptor.finish()
+                try writer.commit()
+                return decoded
+            } catch {
+                writer.abort()
+                throw error
+            }
+        }
+        #expect(try feed(sealed, to: "out").name == "piece.bin")
+        #expect(try temp.read("out") == content)
+
+        var tampered = sealed
+        tampered[1_500_000] ^= 1
+        #expect(throws: TransferFileError.invalidAuthTag(path: "bad")) { try feed(tampered, to: "bad") }
+        #expect(!FileManager.default.fileExists(atPath: temp.file("bad")))
+
+        let writer = try AtomicFileWriter(destination: temp.file("long"))
+        defer { writer.abort() }
+        let decryptor = try TransferFileDecryptor(encryptedSize: Int64(encryptedSize), args: args, output: writer, name: "long")
+        try sealed.withUnsafeBytes { try decryptor.consume($0) }
+        #expect(throws: TransferFileError.wrongEncryptedSize(path: "long", expected: Int64(encryptedSize), actual: Int64(encryptedSize) + 1)) {
+            try [UInt8(0)].withUnsafeBytes { try decryptor.consume($0) }
+        }
+    }
+
     @Test("a name longer than 255 bytes is refused")
     func longName() {
         #expect(throws: TransferFileError.headerFieldTooLong(field: "file name", bytes: 256)) {

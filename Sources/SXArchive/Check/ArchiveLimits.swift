@@ -28,9 +28,7 @@ public struct ArchiveLimits: Sendable, Equatable {
 
     /// Bytes an unprivileged process may still write on the file system holding `folder`.
     public static func availableBytes(at folder: String) throws -> Int64 {
-        var fs = statvfs()
-        guard statvfs(folder, &fs) == 0 else { throw FileSystemError("read the free space of", path: folder) }
-        return Int64(clamping: UInt64(fs.f_bavail) &* UInt64(fs.f_frsize))
+        try FreeSpace.availableBytes(at: folder)
     }
 
     /// Refuses when `bytes` (plus the spare) do not fit on the file system of `folder`.

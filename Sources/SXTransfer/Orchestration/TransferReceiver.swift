@@ -4,9 +4,9 @@ import SXCore
 import SXCrypto
 
 /// Receives a file from its recipient description: downloads the chunks (parallel, bounded, with
-/// retries), checks each chunk's SHA-256 (fetching a bad one once more) and the whole file's SHA-512
-/// BEFORE decrypting, decrypts checking the tag, and only then places the file — atomically, so the
-/// destination never holds partial or unverified plaintext. Downloaded chunks are kept in a work
+/// retries), checks each chunk's SHA-256 (fetching a bad one once more), decrypts in file order as the
+/// chunks arrive (into a 0600 temp file), checks the whole file's SHA-512 and the tag, and only then
+/// places the file — atomically, so the destination never holds partial or unverified plaintext. Downloaded chunks are kept in a work
 /// folder under `tempRoot` until the end, so a rerun after an interruption fetches only what is missing.
 public struct TransferReceiver: Sendable {
     public struct Options: Sendable {
@@ -16,6 +16,9 @@ public struct TransferReceiver: Sendable {
         public var policy: TransferPolicy
         /// Whether the received file may replace an existing one (atomically, once verified).
         public var outputPolicy = OutputPolicy.refuse
+        /// Decrypt each chunk as soon as the chunks before it are here, when the disk has room for
+        /// the chunks and the plaintext at once; otherwise (or when false) decrypt after the download.
+        public var decryptWhileDownloading = true
 
         public init(destination: String? = nil, tempRoot: String, policy: TransferPolicy = TransferPolicy()) {
             self.destination = destination
@@ -91,8 +94,36 @@ public struct TransferReceiver: Sendable {
         // Downloaded chunks wait in memory until the file digest has taken them in order: one buffer
         // more than downloads in flight, so the digest can work on one while all downloads go on.
         let largest = description.chunks.map(\.size).max() ?? 0
-        let pool = ChunkBufferPool(count: options.policy.parallelChunks + 1, capacity: Int(largest))
-        let fileDigest = InOrderFileHasher(segments: description.chunks.indices.map(chunkPath), pool: pool)
+        let missingBytes = description.chunks.indices.reduce(Int64(0)) { have.contains($1) ? $0 : $0 + description.chunks[$1].size }
+        // Decrypting while downloading holds the chunks and the plaintext on disk at once; without
+        // room for both, the file is decrypted afterwards, each chunk deleted as it is read.
+        let inOrder = options.decryptWhileDownloading
+            && hasRoom(plaintext: description.size, chunks: missingBytes, destination: folder, work: work)
+        var streamed: (writer: AtomicFileWriter, decryptor: TransferFileDecryptor)?
+        if inOrder {
+            // 0600 from its creation: partial plaintext is never readable by others.
+            let writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o600)
+            writer.bypassPageCache = true
+            do {
+                streamed = (writer, try TransferFileDecryptor(encryptedSize: description.size, args: args, output: writer, name: path,
+                                                              progress: decryptProgress))
+                decryptProgress?.setTotals(items: nil, bytes: description.size - Int64(TransferFileCrypto.tagLength))
+            } catch {
+                writer.abort()
+                throw error
+            }
+        }
+        // A chunk is held until both the digest and the decryption took it: two buffers more than
+        // downloads in flight keep both busy while all downloads go on.
+        let pool = ChunkBufferPool(count: options.policy.parallelChunks + (inOrder ? 2 : 1), capacity: Int(largest))
+        let fileDigest = InOrderFileHasher(segments: description.chunks.indices.map(chunkPath), pool: pool, decryptor: streamed?.decryptor)
+        defer {
+            // The decryption may still be writing: it stops before its temp file goes.
+            if failed, let streamed {
+                fileDigest.drain()
+                streamed.writer.abort()
+            }
+        }
         for i in have { fileDigest.ready(i) }
         let counts = ReceiveCounts(received: have.reduce(Int64(0)) { $0 + description.chunks[$1].size })
         if !have.isEmpty { events(.rcvFileProgressXFTP(receivedSize: counts.received.load(ordering: .relaxed), totalSize: description.size)) }
@@ -147,21 +178,29 @@ public struct TransferReceiver: Sendable {
             try await group.waitForAll()
         }
 
-        // The whole file's SHA-512 (computed while downloading) before any decryption.
+        // The whole file's SHA-512 (computed while downloading), before any plaintext is published
+        // (and, when decrypting afterwards, before any decryption).
         let segments = description.chunks.indices.map(chunkPath)
         guard ConstantTime.equal(try fileDigest.finish(), description.digest) else {
             for segment in segments { unlink(segment) }
             throw TransferError.fileDigestMismatch(path: path)
         }
 
-        // Decrypt into a temp file in the destination folder; publish only after the tag checked.
-        // 0600 from its creation: partial plaintext is never readable by others, nor is the file placed.
-        let writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o600)
-        writer.bypassPageCache = true
-        // The chunks go as they are decrypted: the plaintext takes over their disk space.
-        decryptProgress?.setTotals(items: nil, bytes: description.size - Int64(TransferFileCrypto.tagLength))
-        let header = try TransferFileCrypto.decrypt(segments: segments, encryptedSize: description.size, args: args, to: writer,
+        // Publish only after the tag checked; until then the plaintext is in a temp file in the
+        // destination folder, 0600 from its creation.
+        let writer: AtomicFileWriter
+        let header: TransferFileHeader
+        if let streamed {
+            writer = streamed.writer
+            header = try fileDigest.finishDecryption()
+        } else {
+            writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o600)
+            writer.bypassPageCache = true
+            // The chunks go as they are decrypted: the plaintext takes over their disk space.
+            decryptProgress?.setTotals(items: nil, bytes: description.size - Int64(TransferFileCrypto.tagLength))
+            header = try TransferFileCrypto.decrypt(segments: segments, encryptedSize: description.size, args: args, to: writer,
                                                     consumingSegments: true, progress: decryptProgress)
+        }
         let final = try fixedName.map { Path.join(folder, $0) } ?? Path.join(folder, Self.safeName(header.name))
         do {
             try writer.finishWriting(flush: true)
@@ -256,6 +295,18 @@ public struct TransferReceiver: Sendable {
     static func safeName(_ name: String) throws -> String {
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else { throw TransferError.unsafeFileName(name) }
         return name
+    }
+
+    /// Whether `destination` can take the plaintext while the chunks still to download are on
+    /// `work`'s file system too, with 64 MiB to spare (an unknown answer is no).
+    func hasRoom(plaintext: Int64, chunks: Int64, destination: String, work: String) -> Bool {
+        let spare: Int64 = 64 << 20
+        guard let free = try? FreeSpace.availableBytes(at: destination) else { return false }
+        let workFolder = POSIXFile.linkStatus(work) != nil ? work : options.tempRoot
+        let shared = POSIXFile.linkStatus(destination).map { d in POSIXFile.linkStatus(workFolder).map { $0.st_dev == d.st_dev } ?? true } ?? true
+        let (alongside, overflow1) = (shared ? chunks : 0).addingReportingOverflow(spare)
+        let (need, overflow2) = plaintext.addingReportingOverflow(alongside)
+        return !overflow1 && !overflow2 && need <= free
     }
 
     static func matches(_ buffer: AlignedBuffer, _ chunk: FileDescription.Chunk) -> Bool {

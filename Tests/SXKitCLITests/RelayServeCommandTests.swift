@@ -121,6 +121,48 @@ struct RelayServeCommandTests {
         #expect(allowed.status == 0, "\(allowed.stderr)")
     }
 
+    /// Waits up to 15 s for `process` to exit; one still running is killed (so a test never hangs)
+    /// and reported as nil.
+    private func exitStatus(_ process: Process) -> Int32? {
+        for _ in 0..<1500 where process.isRunning { usleep(10_000) }
+        guard !process.isRunning else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            return nil
+        }
+        return process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus
+    }
+
+    /// A supervisor may signal as soon as the address appears, and a shell may have started the
+    /// server with SIGTERM ignored: either way SIGTERM stops it cleanly, every time.
+    @Test func sigtermRightAfterTheAddressStopsTheServer() throws {
+        let folder = try TempFolder()
+        let store = folder.file("s")
+        for round in 0..<20 {
+            let (process, line, _) = try startRelay(["--listen", "127.0.0.1:0", "--store", store, "--quiet"])
+            #expect(line.hasPrefix("xftp://"))
+            kill(process.processIdentifier, SIGTERM)
+            #expect(exitStatus(process) == 0, "round \(round): still running 15 s after SIGTERM, or not a clean exit")
+        }
+        // Started from a shell that ignores SIGTERM: the server's own handler replaces the inherited SIG_IGN.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "trap '' TERM; exec \"$0\" relay serve --listen 127.0.0.1:0 --store \"$1\" --quiet", CLI.binary, store]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = [UInt8]()
+        while true {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte.first == 0x0A { break }
+            line.append(byte.first!)
+        }
+        #expect(String(decoding: line, as: UTF8.self).hasPrefix("xftp://"))
+        kill(process.processIdentifier, SIGTERM)
+        #expect(exitStatus(process) == 0, "an inherited SIG_IGN kept the server running")
+    }
+
     @Test func jsonModeAnnouncesTheAddressAsOneLine() async throws {
         let folder = try TempFolder()
         let (process, line, _) = try startRelay(["--listen", "127.0.0.1:0", "--store", folder.file("s"), "--json"])

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Synchronization
 import SXCore
 import SXTerminal
 import SXXFTP
@@ -117,19 +118,44 @@ struct RelayServeCommand: AsyncParsableCommand {
 }
 
 /// Stops on SIGINT or SIGTERM (once), instead of the process dying with the store mid-write.
+///
+/// The handlers are installed with sigaction before the address is printed, and only write a byte
+/// to a pipe; a read source on the pipe calls `stop`. A signal that comes at once is kept in the
+/// pipe until the source is registered (a dispatch signal source over SIG_IGN lost a SIGTERM sent
+/// right after the address appeared, and an inherited SIG_IGN is replaced here too).
 final class SignalStop: @unchecked Sendable {
-    /// Set once at init; DispatchSource is thread-safe for cancel.
-    private let sources: [any DispatchSourceSignal]
+    /// The pipe's write end, for the handler (set before the handlers are installed).
+    nonisolated(unsafe) private static var writeEnd: Int32 = -1
+    private let source: any DispatchSourceRead
+    private let readEnd: Int32
 
     init(_ stop: @escaping @Sendable () -> Void) {
-        sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop() }
-            source.resume()
-            return source
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { fatalError("pipe: \(errno)") }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
         }
+        readEnd = ends[0]
+        Self.writeEnd = ends[1]
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            var byte: UInt8 = 1
+            _ = write(SignalStop.writeEnd, &byte, 1)
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = SA_RESTART
+        for number in [SIGINT, SIGTERM] { sigaction(number, &action, nil) }
+        let readEnd = self.readEnd
+        source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: .global())
+        let once = Mutex(false)
+        source.setEventHandler {
+            var bytes = [UInt8](repeating: 0, count: 16)
+            while read(readEnd, &bytes, bytes.count) > 0 {}
+            if once.withLock({ fired in defer { fired = true }; return !fired }) { stop() }
+        }
+        source.resume()
     }
 
-    func cancel() { sources.forEach { $0.cancel() } }
+    func cancel() { source.cancel() }
 }

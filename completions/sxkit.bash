@@ -945,7 +945,7 @@ _sxkit_transfer_plan() {
 _sxkit_transfer_send() {
     repeating_flags=()
     non_repeating_flags=(--force --above-soft-limit --json -q --quiet -v --verbose -h --help)
-    repeating_options=(--server)
+    repeating_options=(--server --link)
     non_repeating_options=(--relay --socks-proxy --recipients -o --output --parallel --temp-dir --data-dir)
     __sxkit_offer_flags_options 1
 
@@ -962,6 +962,10 @@ _sxkit_transfer_send() {
         return
         ;;
     '--recipients')
+        return
+        ;;
+    '--link')
+        __sxkit_add_completions -W 'simplex'$'\n''web'
         return
         ;;
     '-o'|'--output')

@@ -16,6 +16,7 @@ public enum MigrationLink {
         FileDescriptionLink.simplexLink(description, data: data)
     }
 
-    /// Whether the description fits a link as it is (one chunk), or needs a redirect.
-    public static func needsRedirect(_ description: FileDescription) -> Bool { description.chunks.count != 1 }
+    /// Whether the description fits a link as it is (one chunk), or needs a redirect: the chat's rule,
+    /// `FileDescriptionLink.needsRedirect`.
+    public static func needsRedirect(_ description: FileDescription) -> Bool { FileDescriptionLink.needsRedirect(description) }
 }

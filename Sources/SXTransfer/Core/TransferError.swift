@@ -30,6 +30,8 @@ public enum TransferError: SXError, Equatable {
     case redirectTooLarge(bytes: Int64)
     /// Another run is receiving the same file right now, in the same work folder.
     case receiveInProgress(workFolder: String)
+    /// A web link was asked of a send to a folder relay: the link names an XFTP server's host.
+    case webLinkNeedsXFTPServer(relay: String)
 
     public var description: String {
         switch self {
@@ -59,6 +61,8 @@ public enum TransferError: SXError, Equatable {
             return "the transfer was cancelled"
         case .receiveInProgress(let work):
             return "another sxkit run is receiving this file now (it holds the work folder '\(work)'); wait for it to finish, or stop it and run this again to resume"
+        case .webLinkNeedsXFTPServer(let relay):
+            return "a web link names the XFTP server that holds the file's first chunk, and '\(relay)' is a folder relay, which has none; send to an XFTP server for a web link, or ask for the simplex link only. Nothing was uploaded"
         }
     }
 

@@ -18,6 +18,13 @@ public enum FileDescriptionLink {
         return "simplex:/file#/?" + query
     }
 
+    /// Whether a recipient description must go through a redirect before it makes a `simplex:/file`
+    /// link: the chat sends a description of more than one chunk as a file of its own, one chunk
+    /// long, and links to that (simplex-chat `Subscriber.hs`, on `SFDONE`; the redirect as simplexmq
+    /// `Agent.hs` `xftpSendDescription'` makes it). The web link needs none: its fragment is compressed,
+    /// and the xftp CLI never redirects it (`Client/Main.hs` 266-272).
+    public static func needsRedirect(_ description: FileDescription) -> Bool { description.chunks.count != 1 }
+
     /// The xftp CLI's web link; only for a description whose first replica is on an XFTP server.
     public static func webLink(_ description: FileDescription) throws(LinkProblem) -> String {
         guard case .xftp(let server)? = description.chunks.first?.replicas.first?.server, let host = server.hosts.first else {

@@ -21,6 +21,19 @@ struct TransferCommand: ParsableCommand {
     )
 }
 
+/// A description as a link: `simplex` (`simplex:/file#/?desc=…`) or `web` (the xftp CLI's
+/// `https://<host>/#…`); `transfer info --link` and `transfer send --link` take it.
+enum LinkForm: String, ExpressibleByArgument, CaseIterable {
+    case simplex, web
+
+    var kind: SendLinks.Kind {
+        switch self {
+        case .simplex: .simplex
+        case .web: .web
+        }
+    }
+}
+
 /// Where transfers keep their work folders (encrypted copies, downloaded chunks, resume state).
 struct TransferTempOptions: ParsableArguments {
     @Option(name: .customLong("temp-dir"), help: ArgumentHelp(

@@ -16,10 +16,6 @@ struct TransferInfoCommand: ParsableCommand {
         """
     )
 
-    enum LinkForm: String, ExpressibleByArgument, CaseIterable {
-        case simplex, web
-    }
-
     @Argument(help: "A sender or recipient description: a .yaml file, a file holding its link, or - for stdin.", completion: .file())
     var description: String
 

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SXCore
+
+/// The links a send writes beside its recipient descriptions, as SimpleX makes them: for recipient
+/// description N, `<file>.recipient-N.simplex-link.txt` (`simplex:/file#/?desc=…`, through a
+/// redirect when the description is more than one chunk, as the chat does; the redirect's own sender
+/// description is `<file>.recipient-N.redirect.sender.yaml`) and `<file>.recipient-N.web-link.txt`
+/// (the xftp CLI's `https://<host>/#<fragment>`, never redirected: `Client/Main.hs` 266-272, 600-606).
+/// Each is mode 0600, written atomically, one line. They follow the descriptions' overwrite rule: all
+/// are checked before anything is uploaded, and a replacing send removes those an earlier send left
+/// that this one does not write, so no link outlives the send it belonged to.
+public struct SendLinks: Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case simplex, web
+    }
+
+    public struct Link: Sendable, Equatable {
+        /// The recipient description the link carries (or carries through its redirect).
+        public let recipientDescription: String
+        public let kind: Kind
+        /// The link itself; it holds the file's key, as the description does.
+        public let link: String
+        /// The file holding the link.
+        public let file: String
+        /// The sender description of the redirect the link points to (it cancels the redirect),
+        /// when the link needed one.
+        public let redirectSenderDescription: String?
+    }
+
+    public let sender: TransferSender
+    /// The kinds asked for, each once, simplex first.
+    public let kinds: [Kind]
+
+    public init(sender: TransferSender, kinds: some Sequence<Kind>) {
+        self.sender = sender
+        let asked = Set(kinds)
+        self.kinds = Kind.allCases.filter(asked.contains)
+    }
+
+    /// Suffixes after `<file>.recipient-N`: every file this type writes.
+    static let suffixes = [".simplex-link.txt", ".web-link.txt", ".redirect.sender.yaml"]
+
+    /// `<folder>/<file>.recipient-<recipient>.<kind>-link.txt` (recipients count from 1).
+    public static func linkFile(folder: String, file: String, recipient: Int, kind: Kind) -> String {
+        Path.join(folder, Path.basename(file) + ".recipient-\(recipient).\(kind.rawValue)-link.txt")
+    }
+
+    /// `<folder>/<file>.recipient-<recipient>.redirect.sender.yaml`: cancels a simplex link's redirect.
+    public static func redirectSenderDescription(folder: String, file: String, recipient: Int) -> String {
+        Path.join(folder, Path.basename(file) + ".recipient-\(recipient).redirect.sender.yaml")
+    }
+
+    /// The files a send of `file` may write (every link asked for, and the redirect sender description
+    /// each simplex link may need), and those an earlier send left that this one does not write.
+    public func outputs(for file: String) -> (planned: [String], stale: [String]) {
+        let folder = sender.options.descriptionFolder
+        var planned: [String] = []
+        for recipient in 1...max(1, sender.options.recipients) {
+            for kind in kinds {
+                planned.append(Self.linkFile(folder: folder, file: file, recipient: recipient, kind: kind))
+                if kind == .simplex { planned.append(Self.redirectSenderDescription(folder: folder, file: file, recipient: recipient)) }
+            }
+        }
+        let prefix = Path.basename(file) + ".recipient-"
+        let plannedSet = Set(planned)
+        var stale: [String] = []
+        for name in (try? Folders.names(in: folder)) ?? [] where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let suffix = Self.suffixes.first(where: { rest.hasSuffix($0) }), Int(rest.dropLast(suffix.count)) != nil else { continue }
+            let path = Path.join(folder, name)
+            if !plannedSet.contains(path) { stale.append(path) }
+        }
+        return (planned, stale.sorted())
+    }
+
+    /// What is checked before anything is uploaded: a web link needs an XFTP server (it names the
+    /// server of the first chunk), and no output may be in the way unless the send replaces them.
+    public func check(file: String) throws {
+        if kinds.contains(.web), case .sxkit(let location) = sender.relay(forChunk: 0).address {
+            throw TransferError.webLinkNeedsXFTPServer(relay: location)
+        }
+        // The descriptions first, so that a refusal names them before the links beside them.
+        let outputs = outputs(for: file)
+        try sender.options.outputPolicy.check(sender.descriptionPaths(for: file).all + outputs.planned + outputs.stale)
+    }
+
+    /// Checks, sends the file, and writes its links.
+    public func send(file: String, events: @escaping TransferEventHandler = { _ in }) async throws -> (TransferSender.Result, [Link]) {
+        try check(file: file)
+        let sent = try await sender.send(file: file, events: events)
+        return (sent, try await make(for: sent, file: file, events: events))
+    }
+
+    /// Writes the links of a completed send (sending a redirect for each simplex link that needs one),
+    /// then removes the outputs of an earlier send that this one did not write.
+    public func make(for sent: TransferSender.Result, file: String, events: @escaping TransferEventHandler = { _ in }) async throws -> [Link] {
+        let folder = sender.options.descriptionFolder
+        let outputs = outputs(for: file)
+        // Checked before the upload; again here, for files that appeared meanwhile.
+        try sender.options.outputPolicy.check(outputs.planned + outputs.stale)
+        // The redirect's own transfer events would read as a second send: only its warnings pass.
+        let redirectEvents: TransferEventHandler = { event in
+            if case .sndFileWarning = event { events(event) }
+        }
+        var links: [Link] = []
+        var written: Set<String> = []
+        for (index, path) in sent.recipientDescriptions.enumerated() {
+            let recipient = index + 1
+            let description = try FileDescription.load(path)
+            for kind in kinds {
+                let text: String
+                var redirectSender: String?
+                switch kind {
+                case .simplex:
+                    var linked = description
+                    if FileDescriptionLink.needsRedirect(description) {
+                        let senderPath = Self.redirectSenderDescription(folder: folder, file: file, recipient: recipient)
+                        linked = try await TransferSender.sendRedirect(for: description, relays: sender.relays, senderDescriptionPath: senderPath,
+                                                                       tempRoot: sender.options.tempRoot, policy: sender.options.policy,
+                                                                       events: redirectEvents)
+                        redirectSender = senderPath
+                        written.insert(senderPath)
+                    }
+                    text = FileDescriptionLink.simplexLink(linked)
+                case .web:
+                    do { text = try FileDescriptionLink.webLink(description) } catch { throw TransferError.badLink(source: path, problem: error) }
+                }
+                let linkFile = Self.linkFile(folder: folder, file: file, recipient: recipient, kind: kind)
+                try AtomicFileWriter.write(Array((text + "\n").utf8), to: linkFile, mode: 0o600)
+                written.insert(linkFile)
+                links.append(Link(recipientDescription: path, kind: kind, link: text, file: linkFile, redirectSenderDescription: redirectSender))
+            }
+        }
+        // Replaced: an earlier send's links (and redirects) would otherwise look like this send's.
+        for path in outputs.planned + outputs.stale where !written.contains(path) {
+            if unlink(path) != 0 && errno != ENOENT { throw FileSystemError("remove", path: path) }
+        }
+        return links
+    }
+}

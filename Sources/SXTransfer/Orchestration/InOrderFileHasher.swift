@@ -122,6 +122,8 @@ private final class DecryptState: @unchecked Sendable {
         do {
             if let buffer = work.buffer {
                 try decryptor.consume(buffer.bytes)
+                // A receive killed here leaves partial plaintext in its temp file (the crash tests').
+                CrashPoint.reach("transfer-receive-decrypted-chunk")
             } else {
                 var caught: (any Error)?
                 try TransferReceiver.hash(work.path) { bytes in

@@ -139,3 +139,15 @@ extension CLI {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
+
+extension FileHandle {
+    /// One line, without its newline (a process's first line: its address, its port).
+    func readLine() -> [UInt8] {
+        var line = [UInt8]()
+        while true {
+            let byte = readData(ofLength: 1)
+            if byte.isEmpty || byte.first == 0x0A { return line }
+            line.append(byte.first!)
+        }
+    }
+}

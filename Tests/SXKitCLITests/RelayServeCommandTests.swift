@@ -21,13 +21,7 @@ struct RelayServeCommandTests {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        var line = [UInt8]()
-        while true {
-            let byte = out.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte.first == 0x0A { break }
-            line.append(byte.first!)
-        }
-        return (process, String(decoding: line, as: UTF8.self), err)
+        return (process, String(decoding: out.fileHandleForReading.readLine(), as: UTF8.self), err)
     }
 
     @Test func servesChunksAndStopsCleanlyOnSIGTERM() async throws {
@@ -152,13 +146,7 @@ struct RelayServeCommandTests {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var line = [UInt8]()
-        while true {
-            let byte = out.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte.first == 0x0A { break }
-            line.append(byte.first!)
-        }
-        #expect(String(decoding: line, as: UTF8.self).hasPrefix("xftp://"))
+        #expect(String(decoding: out.fileHandleForReading.readLine(), as: UTF8.self).hasPrefix("xftp://"))
         kill(process.processIdentifier, SIGTERM)
         #expect(exitStatus(process) == 0, "an inherited SIG_IGN kept the server running")
     }

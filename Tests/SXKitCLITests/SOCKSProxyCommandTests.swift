@@ -91,15 +91,3 @@ struct SOCKSProxyCommandTests {
         #expect(bad.status == 2)
     }
 }
-
-extension FileHandle {
-    /// One line, without its newline.
-    func readLine() -> [UInt8] {
-        var line = [UInt8]()
-        while true {
-            let byte = readData(ofLength: 1)
-            if byte.isEmpty || byte.first == 0x0A { return line }
-            line.append(byte.first!)
-        }
-    }
-}

@@ -20,13 +20,7 @@ struct XFTPResumeCommandTests {
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
             try process.run()
-            var line = [UInt8]()
-            while true {
-                let byte = out.fileHandleForReading.readData(ofLength: 1)
-                if byte.isEmpty || byte.first == 0x0A { break }
-                line.append(byte.first!)
-            }
-            address = String(decoding: line, as: UTF8.self)
+            address = String(decoding: out.fileHandleForReading.readLine(), as: UTF8.self)
         }
 
         var port: Int { (try? XFTPServerAddress.parse(address).get().portNumber) ?? 0 }

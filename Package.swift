@@ -22,7 +22,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-        // Already required by both; named for ByteBuffer (client) and to silence Hummingbird's stdout logger.
+        // NIO, HTTP/2: the XFTP client's and server's transport.
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
         // NIOSOCKS only: the SOCKS5 client for reaching XFTP servers through Tor.
@@ -84,6 +84,8 @@ let package = Package(
         .target(name: "SXProfileMove", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXTransfer"], swiftSettings: strict),
         // The storage report and cleaning of a data directory (needs the import's staging names).
         .target(name: "SXStorage", dependencies: ["SXCore", "SXDatabase", "SXArchive"], swiftSettings: strict),
+        // `chats`: the conversations of a chat database, read without writing a byte.
+        .target(name: "SXChats", dependencies: ["SXCore", "SXDatabase"], swiftSettings: strict),
         // `files`: the journalled batch engine for CryptoFiles, given paths or a data directory's files
         // folder (kept in step with the chat DB's keys).
         .target(name: "SXFileEncryption", dependencies: ["SXCore", "SXCrypto", "SXDatabase"], swiftSettings: strict),
@@ -96,7 +98,7 @@ let package = Package(
             name: "sxkit",
             dependencies: [
                 "SXCore", "SXTerminal", "SXCrypto", "SXDatabase", "SXArchive", "SXImages", "SXSample", "SXTransfer",
-                "SXXFTPClient", "SXXFTPServer", "SXProfileMove", "SXStorage", "SXFileEncryption",
+                "SXXFTPClient", "SXXFTPServer", "SXProfileMove", "SXStorage", "SXChats", "SXFileEncryption",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict,
@@ -125,6 +127,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "SXTransferTests", dependencies: ["SXTransfer", "SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXChatsTests", dependencies: ["SXChats", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXStorageTests", dependencies: ["SXStorage", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXDatabaseTests", dependencies: ["SXDatabase", "SXCore", "SXSample", "SXTestSupport"], swiftSettings: strict),

@@ -173,13 +173,13 @@ _sxkit() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    db|archive|files|image|transfer|relay|migrate|storage|clean|demo|help)
+    db|archive|files|image|transfer|relay|migrate|storage|clean|chats|demo|help)
         # Offer subcommand argument completions
         "_sxkit_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'db archive files image transfer relay migrate storage clean demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'db archive files image transfer relay migrate storage clean chats demo help' -- "${cur}"))
         ;;
     esac
 }
@@ -1346,6 +1346,64 @@ _sxkit_clean() {
     esac
 }
 
+_sxkit_chats() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __sxkit_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    list)
+        # Offer subcommand argument completions
+        "_sxkit_chats_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'list' -- "${cur}"))
+        ;;
+    esac
+}
+
+_sxkit_chats_list() {
+    repeating_flags=()
+    non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
+    __sxkit_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--files-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--temp-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--assets-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
+        return
+        ;;
+    esac
+}
+
 _sxkit_demo() {
     repeating_flags=()
     non_repeating_flags=(--sample-only -h --help)
@@ -1375,7 +1433,7 @@ _sxkit_help() {
     # `sxkit help <TAB>` offers command names, level by level (added by scripts/complete-help)
     local names=''
     case "${unparsed_words[*]:0:${#unparsed_words[@]}-1}" in
-    '') names='db archive files image transfer relay migrate storage clean demo' ;;
+    '') names='db archive files image transfer relay migrate storage clean chats demo' ;;
     'db') names='inspect test-key rekey recover status migrate' ;;
     'archive') names='export import list verify recover' ;;
     'files') names='encrypt decrypt cat verify' ;;
@@ -1383,6 +1441,7 @@ _sxkit_help() {
     'transfer') names='plan send receive info cancel' ;;
     'relay') names='serve' ;;
     'migrate') names='send receive' ;;
+    'chats') names='list' ;;
     esac
     COMPREPLY+=($(compgen -W "${names}" -- "${cur}"))
 }

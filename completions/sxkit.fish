@@ -102,6 +102,12 @@ function __sxkit_parse_tokens -S
             __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
         case 'clean'
             __sxkit_parse_subcommand 0 'temp' 'older-than=' 'orphans' 'leftovers' 'all-files' 'everything' 'dry-run' 'yes' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+        case 'chats'
+            __sxkit_parse_subcommand 0 'h/help'
+            switch $unparsed_tokens[1]
+            case 'list'
+                __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+            end
         case 'demo'
             __sxkit_parse_subcommand 0 'dir=' 'seed=' 'sample-only' 'chat-db-size=' 'bulk-files=' 'h/help'
         case 'help'
@@ -170,6 +176,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" 
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" -eq 1' -fa 'migrate' -d 'Move a whole SimpleX profile (data directory) to another machine through a relay.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" -eq 1' -fa 'storage' -d 'Report where a data directory\'s space goes and what each clean-up would reclaim.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" -eq 1' -fa 'clean' -d 'Remove temp files, orphaned files, leftovers, every file, or everything from a data directory.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" -eq 1' -fa 'chats' -d 'Read the conversations of a data directory\'s chat database (read-only).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" -eq 1' -fa 'demo' -d 'Build a sample SimpleX data directory and walk through what sxkit can do with it.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit db" h help' -s 'h' -l 'help' -d 'Show help information.'
@@ -530,6 +537,20 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" q quiet' -s 'q' -l 'quiet' -d 'Print only problems: errors, failed items and what a check found wrong (no summary, notes or progress).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" v verbose' -s 'v' -l 'verbose' -d 'Also print every item done and the details the summary leaves out.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit chats" -eq 1' -fa 'list' -d 'List every user profile and its contacts, groups and private notes, with message and file counts.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" json' -l 'json' -d 'Print JSON on stdout: one compact document, or one object a line (NDJSON) for streams and batches; a fatal error is also a JSON object on stderr.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" q quiet' -s 'q' -l 'quiet' -d 'Print only problems: errors, failed items and what a check found wrong (no summary, notes or progress).'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" v verbose' -s 'v' -l 'verbose' -d 'Also print every item done and the details the summary leaves out.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit demo" dir' -l 'dir' -d 'Folder for the sample data directory (default: a new folder under $TMPDIR).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit demo" seed' -l 'seed' -d 'Seed for the generated content.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit demo" sample-only' -l 'sample-only' -d 'Only build the sample data directory (for experiments and benchmarks); walk nothing.'
@@ -542,7 +563,7 @@ function __sxkit_help_names
     set -l words (__sxkit_tokens -pc)
     switch (string join ' ' -- $words[3..])
     case ''
-        printf '%s\n' db archive files image transfer relay migrate storage clean demo
+        printf '%s\n' db archive files image transfer relay migrate storage clean chats demo
     case 'db'
         printf '%s\n' inspect test-key rekey recover status migrate
     case 'archive'
@@ -557,6 +578,8 @@ function __sxkit_help_names
         printf '%s\n' serve
     case 'migrate'
         printf '%s\n' send receive
+    case 'chats'
+        printf '%s\n' list
     end
 end
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit help" -ge 1' -fka '(__sxkit_help_names)'

@@ -131,6 +131,9 @@ import Glibc
         let storage = try Self.expectDocument(try CLI.run(["storage", "--data-dir", data, "--json"], environment: env), "storage")
         #expect((storage["reclaimable"] as? [[String: Any]])?.first?["category"] as? String == "temp")
         try Self.expectDocument(try CLI.run(["clean", "--data-dir", data, "--temp", "--orphans", "--dry-run", "--json"], environment: env), "clean")
+        let chats = try Self.expectDocument(try CLI.run(["chats", "list", "--data-dir", data, "--json"], environment: env), "chats list")
+        let firstChat = try #require(((chats["users"] as? [[String: Any]])?.first?["chats"] as? [[String: Any]])?.first)
+        #expect((firstChat["lastMessageAt"] as? String).map(Self.isISOUTC) == true, "\(firstChat)")
 
         let archive = temp.file("chat.zip")
         let export = try Self.expectDocument(try CLI.run(["archive", "export", archive, "--data-dir", data, "--json"], environment: env), "archive export")

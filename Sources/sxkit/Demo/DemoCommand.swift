@@ -120,6 +120,7 @@ struct DemoSteps {
         try runXFTPRelayStep(sample)
         try runCareSteps(sample, passphrase: DatabaseDemo.newPassphrase)
         try runMigrateStep(sample, passphrase: DatabaseDemo.newPassphrase)
+        try runChatsStep(DatabaseDemo.newPassphrase)
 
         step("Done")
         let file = try writePassphraseFile(DatabaseDemo.newPassphrase)

@@ -85,7 +85,7 @@ let package = Package(
         // The storage report and cleaning of a data directory (needs the import's staging names).
         .target(name: "SXStorage", dependencies: ["SXCore", "SXDatabase", "SXArchive"], swiftSettings: strict),
         // `chats`: the conversations of a chat database, read without writing a byte.
-        .target(name: "SXChats", dependencies: ["SXCore", "SXDatabase"], swiftSettings: strict),
+        .target(name: "SXChats", dependencies: ["SXCore", "SXCrypto", "SXDatabase"], swiftSettings: strict),
         // `files`: the journalled batch engine for CryptoFiles, given paths or a data directory's files
         // folder (kept in step with the chat DB's keys).
         .target(name: "SXFileEncryption", dependencies: ["SXCore", "SXCrypto", "SXDatabase"], swiftSettings: strict),

@@ -1358,13 +1358,13 @@ _sxkit_chats() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    list)
+    list|export)
         # Offer subcommand argument completions
         "_sxkit_chats_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'list' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'list export' -- "${cur}"))
         ;;
     esac
 }
@@ -1378,6 +1378,58 @@ _sxkit_chats_list() {
 
     # Offer option value completions
     case "${prev}" in
+    '--data-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--files-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--temp-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--assets-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
+        return
+        ;;
+    esac
+}
+
+_sxkit_chats_export() {
+    repeating_flags=()
+    non_repeating_flags=(--utc --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    repeating_options=(--format)
+    non_repeating_options=(-o --output --user --since --until --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
+    __sxkit_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '-o'|'--output')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--user')
+        return
+        ;;
+    '--since')
+        return
+        ;;
+    '--until')
+        return
+        ;;
+    '--format')
+        __sxkit_add_completions -W 'txt'$'\n''jsonl'
+        return
+        ;;
     '--data-dir')
         __sxkit_add_completions -d
         return
@@ -1441,7 +1493,7 @@ _sxkit_help() {
     'transfer') names='plan send receive info cancel' ;;
     'relay') names='serve' ;;
     'migrate') names='send receive' ;;
-    'chats') names='list' ;;
+    'chats') names='list export' ;;
     esac
     COMPREPLY+=($(compgen -W "${names}" -- "${cur}"))
 }

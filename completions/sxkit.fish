@@ -107,6 +107,8 @@ function __sxkit_parse_tokens -S
             switch $unparsed_tokens[1]
             case 'list'
                 __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+            case 'export'
+                __sxkit_parse_subcommand -r 1 'o/output=' 'user=' 'since=' 'until=' 'format=+' 'utc' 'force' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
         case 'demo'
             __sxkit_parse_subcommand 0 'dir=' 'seed=' 'sample-only' 'chat-db-size=' 'bulk-files=' 'h/help'
@@ -539,6 +541,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit chats" -eq 1' -fa 'list' -d 'List every user profile and its contacts, groups and private notes, with message and file counts.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit chats" -eq 1' -fa 'export' -d 'Export chats as text or JSON Lines transcripts, with a manifest of hashes (read-only).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
@@ -551,6 +554,25 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" q quiet' -s 'q' -l 'quiet' -d 'Print only problems: errors, failed items and what a check found wrong (no summary, notes or progress).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" v verbose' -s 'v' -l 'verbose' -d 'Also print every item done and the details the summary leaves out.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats list" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" o output' -s 'o' -l 'output' -d 'The folder to write into (created 0700).' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" user' -l 'user' -d 'Only this user profile\'s chats: its id or display name.' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" since' -l 'since' -d 'Only items sent at or after this time: YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS] (local time, or UTC with --utc).' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" until' -l 'until' -d 'Only items sent before this time (same forms as --since).' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export"' -l 'format' -d 'txt or jsonl; give it more than once for several (default: txt).' -rfka 'txt jsonl'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" utc' -l 'utc' -d 'Write times in UTC instead of the local time zone.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" force' -l 'force' -d 'Replace transcripts and a manifest an earlier export left in the folder.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" json' -l 'json' -d 'Print JSON on stdout: one compact document, or one object a line (NDJSON) for streams and batches; a fatal error is also a JSON object on stderr.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" q quiet' -s 'q' -l 'quiet' -d 'Print only problems: errors, failed items and what a check found wrong (no summary, notes or progress).'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" v verbose' -s 'v' -l 'verbose' -d 'Also print every item done and the details the summary leaves out.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit demo" dir' -l 'dir' -d 'Folder for the sample data directory (default: a new folder under $TMPDIR).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit demo" seed' -l 'seed' -d 'Seed for the generated content.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit demo" sample-only' -l 'sample-only' -d 'Only build the sample data directory (for experiments and benchmarks); walk nothing.'
@@ -579,7 +601,7 @@ function __sxkit_help_names
     case 'migrate'
         printf '%s\n' send receive
     case 'chats'
-        printf '%s\n' list
+        printf '%s\n' list export
     end
 end
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit help" -ge 1' -fka '(__sxkit_help_names)'

@@ -48,4 +48,37 @@ import SXTestSupport
         #expect(empty.status != 0)
         #expect(empty.stderr.contains("not a SimpleX data directory"), "\(empty.stderr)")
     }
+
+    @Test func exportWritesTranscriptsAndAManifestAndRefusesToReplaceThem() throws {
+        let dir = try TempFolder()
+        let data = try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 60))
+        let before = try FolderSnapshot.take(data.directory.root)
+        let out = dir.file("export")
+        let run = try CLI.run(["chats", "export", "bob", "group:1", "-o", out, "--format", "txt", "--format", "jsonl", "--utc",
+                               "--data-dir", dir.file("data"), "--json"], environment: Self.env)
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(report["databaseUnchanged"] as? Bool == true)
+        let chats = try #require(report["chats"] as? [[String: Any]])
+        #expect(chats.map { $0["name"] as? String } == ["bob", "family"])
+        let files = chats.flatMap { ($0["files"] as? [String]) ?? [] }
+        #expect(files.count == 4 && files.allSatisfy { FileManager.default.fileExists(atPath: Path.join(out, $0)) })
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Path.join(out, "manifest.json")))) as? [String: Any])
+        #expect((manifest["command"] as? [String])?.prefix(3) == ["sxkit", "chats", "export"])
+        #expect(manifest["time_zone"] as? String == "UTC")
+        #expect(try FolderSnapshot.take(data.directory.root) == before, "read-only")
+
+        let again = try CLI.run(["chats", "export", "bob", "-o", out, "--data-dir", dir.file("data")], environment: Self.env)
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("already exist") && again.stderr.contains("--force"), "\(again.stderr)")
+        let forced = try CLI.run(["chats", "export", "bob", "-o", out, "--data-dir", dir.file("data"), "--force"], environment: Self.env)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.stdout.contains("direct:2 bob: ") && forced.stdout.contains("the database's SHA-256 is unchanged"), "\(forced.stdout)")
+
+        let badTime = try CLI.run(["chats", "export", "-o", dir.file("x"), "--since", "yesterday", "--data-dir", dir.file("data")], environment: Self.env)
+        #expect(badTime.status == 2)
+        let unknown = try CLI.run(["chats", "export", "nobody", "-o", dir.file("y"), "--data-dir", dir.file("data")], environment: Self.env)
+        #expect(unknown.status == 1 && unknown.stderr.contains("no chat is called 'nobody'"), "\(unknown.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.file("y")))
+    }
 }

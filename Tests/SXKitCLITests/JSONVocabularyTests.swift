@@ -134,6 +134,9 @@ import Glibc
         let chats = try Self.expectDocument(try CLI.run(["chats", "list", "--data-dir", data, "--json"], environment: env), "chats list")
         let firstChat = try #require(((chats["users"] as? [[String: Any]])?.first?["chats"] as? [[String: Any]])?.first)
         #expect((firstChat["lastMessageAt"] as? String).map(Self.isISOUTC) == true, "\(firstChat)")
+        let exported = try Self.expectDocument(try CLI.run(["chats", "export", "bob", "-o", temp.file("chats"), "--data-dir", data, "--json"], environment: env),
+                                               "chats export")
+        #expect(exported["databaseUnchanged"] as? Bool == true)
 
         let archive = temp.file("chat.zip")
         let export = try Self.expectDocument(try CLI.run(["archive", "export", archive, "--data-dir", data, "--json"], environment: env), "archive export")

@@ -5,6 +5,6 @@ struct ChatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "chats",
         abstract: "Read the conversations of a data directory's chat database (read-only).",
-        subcommands: [ChatsListCommand.self]
+        subcommands: [ChatsListCommand.self, ChatsExportCommand.self]
     )
 }

@@ -1,0 +1,263 @@
+import Foundation
+
+/// The formats a chat is exported in: one line per item, streamed.
+public enum TranscriptFormat: String, Sendable, CaseIterable {
+    case txt, jsonl
+
+    public var fileExtension: String { rawValue }
+}
+
+/// Times as ISO 8601 with their zone: the database's UTC text (`YYYY-MM-DD HH:MM:SS[.ffffff]`, no
+/// zone: sqlite-simple's `utcTimeToBuilder`) shown in `zone`.
+public struct TranscriptClock: Sendable {
+    public let zone: TimeZone
+
+    public init(zone: TimeZone) { self.zone = zone }
+
+    public static let utc = TranscriptClock(zone: TimeZone(identifier: "UTC")!)
+
+    /// The zone's identifier (`Europe/Berlin`), `UTC` for UTC (Foundation calls it GMT).
+    public var zoneName: String {
+        zone.secondsFromGMT() == 0 && ["GMT", "UTC"].contains(zone.identifier) ? "UTC" : zone.identifier
+    }
+
+    /// `2024-01-01T10:00:05+01:00` (`Z` in UTC), milliseconds kept when the stored time has a
+    /// fraction; text that is not a stored time is returned as it is.
+    public func iso8601(_ stored: String) -> String {
+        guard let date = Self.parse(stored) else { return stored }
+        let style = Date.ISO8601FormatStyle(dateSeparator: .dash, dateTimeSeparator: .standard, timeSeparator: .colon, timeZoneSeparator: .colon,
+                                            includingFractionalSeconds: stored.contains("."), timeZone: zone)
+        return date.formatted(style)
+    }
+
+    /// `YYYY-MM-DD HH:MM:SS ±HH:MM` for the text transcript.
+    public func readable(_ stored: String) -> String {
+        guard let date = Self.parse(stored) else { return stored }
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = zone
+        f.dateFormat = "yyyy-MM-dd HH:mm:ss xxx"
+        return f.string(from: date)
+    }
+
+    static func parse(_ stored: String) -> Date? {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        let text = stored.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
+        let parts = text.split(separator: ".", maxSplits: 1)
+        f.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        guard let whole = f.date(from: String(parts[0])) else { return nil }
+        guard parts.count == 2, let fraction = Double("0." + parts[1]) else { return whole }
+        return whole.addingTimeInterval(fraction)
+    }
+}
+
+/// One item as a JSON Lines object. Field names are stable and documented (README): snake_case,
+/// keys sorted, absent values left out; `chat_item_id` and `file_id` are the database's ids.
+struct TranscriptJSONLine: Encodable {
+    struct Chat: Encodable {
+        var kind: String
+        var id: Int64
+        var name: String
+    }
+
+    struct Sender: Encodable {
+        var kind: String
+        var name: String?
+    }
+
+    struct Quote: Encodable {
+        var sent_at: String?
+        var by_me: Bool
+        var type: String?
+        var text: String?
+    }
+
+    struct File: Encodable {
+        var file_id: Int64
+        var name: String
+        var size: Int64
+        var status: String?
+        var encrypted: Bool
+        var stored_path: String?
+    }
+
+    struct Reaction: Encodable {
+        var reaction: String
+        var count: Int
+        var by_me: Bool
+    }
+
+    struct Preview: Encodable {
+        var uri: String
+        var title: String?
+        var description: String?
+    }
+
+    var chat_item_id: Int64
+    var chat: Chat
+    var sender: Sender
+    var direction: String?
+    var sent_at: String
+    var created_at: String
+    var kind: String
+    var type: String?
+    var text: String
+    var unknown: Bool?
+    var raw: String?
+    var deleted: String?
+    var moderated_by: String?
+    var edited: Bool?
+    var live: Bool?
+    var timed_ttl: Int64?
+    var timed_delete_at: String?
+    var quote: Quote?
+    var forwarded_from: String?
+    var duration: Int?
+    var link_preview: Preview?
+    var report_reason: String?
+    var call_status: String?
+    var file: File?
+    var reactions: [Reaction]?
+}
+
+enum TranscriptLine {
+    static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+
+    static func json(_ m: ChatMessage, chat: ChatSummary, clock: TranscriptClock) throws -> String {
+        var line = TranscriptJSONLine(
+            chat_item_id: m.chatItemId, chat: .init(kind: chat.kind.rawValue, id: chat.id, name: chat.displayName),
+            sender: sender(m.sender), direction: nil, sent_at: clock.iso8601(m.sentAt), created_at: clock.iso8601(m.createdAt),
+            kind: "message", type: nil, text: m.text)
+        switch m.content {
+        case .message(let direction, let content):
+            line.direction = direction.rawValue
+            line.type = content.type
+            line.text = content.text
+            if !content.isKnownType { line.unknown = true }
+            line.duration = content.duration
+            line.link_preview = content.preview.map { .init(uri: $0.uri, title: $0.title, description: $0.description) }
+            line.report_reason = content.reportReason
+        case .deleted(let direction, _):
+            line.direction = direction.rawValue
+            line.kind = "deleted"
+        case .moderated(let direction):
+            line.direction = direction.rawValue
+            line.kind = "moderated"
+        case .blocked:
+            line.direction = ChatItemDirection.received.rawValue
+            line.kind = "blocked"
+        case .call(let direction, let status, let duration):
+            line.direction = direction.rawValue
+            line.kind = "call"
+            line.call_status = status
+            line.duration = duration
+        case .event(let direction, let tag, let detail, let raw):
+            line.direction = direction?.rawValue
+            line.kind = "event"
+            line.type = detail.map { "\(tag).\($0)" } ?? tag
+            line.raw = raw
+        case .unknown(let tag, let raw):
+            line.kind = "unknown"
+            line.type = tag
+            line.unknown = true
+            line.raw = raw
+        case .invalid(let raw):
+            line.kind = "invalid"
+            line.unknown = true
+            line.raw = raw
+        }
+        switch m.deletion {
+        case nil: break
+        case .deleted?: line.deleted = "deleted"
+        case .blocked?: line.deleted = "blocked"
+        case .blockedByAdmin?: line.deleted = "blocked_by_admin"
+        case .moderated(let by)?:
+            line.deleted = "moderated"
+            line.moderated_by = by
+        }
+        if m.edited { line.edited = true }
+        if m.live { line.live = true }
+        line.timed_ttl = m.timedTTL
+        line.timed_delete_at = m.timedDeleteAt.map(clock.iso8601)
+        line.quote = m.quote.map { .init(sent_at: $0.sentAt.map(clock.iso8601), by_me: $0.sentByMe, type: $0.content?.type, text: $0.content?.text) }
+        line.forwarded_from = m.forwardedFrom
+        line.file = m.file.map { .init(file_id: $0.fileId, name: $0.name, size: $0.size, status: $0.status, encrypted: $0.encrypted, stored_path: $0.storedPath) }
+        if !m.reactions.isEmpty { line.reactions = m.reactions.map { .init(reaction: $0.reaction, count: $0.count, by_me: $0.byMe) } }
+        return String(decoding: try encoder.encode(line), as: UTF8.self)
+    }
+
+    static func sender(_ s: ChatMessage.Sender) -> TranscriptJSONLine.Sender {
+        switch s {
+        case .me: return .init(kind: "me", name: nil)
+        case .contact(let name): return .init(kind: "contact", name: name)
+        case .member(let name): return .init(kind: "member", name: name)
+        case .unknownMember: return .init(kind: "member", name: nil)
+        }
+    }
+
+    static func senderName(_ s: ChatMessage.Sender) -> String {
+        switch s {
+        case .me: return "me"
+        case .contact(let name), .member(let name): return name
+        case .unknownMember: return "(unknown member)"
+        }
+    }
+
+    /// `[2024-01-01 10:00:05 +01:00] bob: hello (edited)`, then indented lines for the quote, file
+    /// and reactions. Events read `* …`; what sxkit cannot read is kept, marked.
+    static func text(_ m: ChatMessage, clock: TranscriptClock) -> String {
+        let who = senderName(m.sender)
+        var body: String
+        switch m.content {
+        case .message(_, let content):
+            var t = content.text
+            switch content.type {
+            case "voice": t = "[voice message\(content.duration.map { ", \($0) s" } ?? "")]" + (t.isEmpty ? "" : " " + t)
+            case "video": t = "[video\(content.duration.map { ", \($0) s" } ?? "")]" + (t.isEmpty ? "" : " " + t)
+            case "image": t = "[image]" + (t.isEmpty ? "" : " " + t)
+            case "file": t = "[file]" + (t.isEmpty ? "" : " " + t)
+            case "report": t = "[report: \(content.reportReason ?? "")]" + (t.isEmpty ? "" : " " + t)
+            case "chat": t = "[chat link: \(content.chatLinkType ?? "")]" + (t.isEmpty ? "" : " " + t)
+            default:
+                if !content.isKnownType { t = "[\(content.type): not understood by this sxkit]" + (t.isEmpty ? "" : " " + t) }
+            }
+            body = "\(who): \(t)"
+        case .deleted: body = "\(who): [deleted]"
+        case .moderated: body = "\(who): [moderated]"
+        case .blocked: body = "\(who): [blocked]"
+        case .call(_, let status, let duration): body = "* call \(status)\(duration.map { ", \($0) s" } ?? "") (\(who))"
+        case .event(_, let tag, let detail, _): body = "* \(who): \(detail.map { "\(tag) \($0)" } ?? tag)"
+        case .unknown(let tag, let raw): body = "\(who): [\(tag): not understood by this sxkit] \(raw)"
+        case .invalid(let raw): body = "\(who): [content not readable as stored] \(raw)"
+        }
+        var marks: [String] = []
+        switch m.deletion {
+        case nil: break
+        case .deleted?: marks.append("deleted")
+        case .blocked?: marks.append("blocked")
+        case .blockedByAdmin?: marks.append("blocked by admin")
+        case .moderated(let by)?: marks.append("moderated" + (by.map { " by \($0)" } ?? ""))
+        }
+        if m.edited { marks.append("edited") }
+        if m.live { marks.append("live") }
+        if let ttl = m.timedTTL { marks.append("disappears after \(ttl) s") }
+        if let from = m.forwardedFrom { marks.append(from.isEmpty ? "forwarded" : "forwarded from \(from)") }
+        // Line breaks inside a message stay, indented under it, so each item still starts a line with its time.
+        body = body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\n    ")
+        var out = "[\(clock.readable(m.sentAt))] \(body)" + (marks.isEmpty ? "" : " (\(marks.joined(separator: ", ")))")
+        if let q = m.quote { out += "\n    > \(q.sentByMe ? "me" : "them"): \(q.content?.text ?? "")" }
+        if let f = m.file {
+            out += "\n    [file: \(f.name), \(f.size) bytes\(f.status.map { ", \($0)" } ?? "")\(f.encrypted ? ", encrypted" : "")]"
+        }
+        if !m.reactions.isEmpty {
+            out += "\n    reactions: " + m.reactions.map { "\($0.reaction) \($0.count)\($0.byMe ? " (you)" : "")" }.joined(separator: ", ")
+        }
+        return out
+    }
+}

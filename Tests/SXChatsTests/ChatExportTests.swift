@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+import SXChats
+import SXCore
+import SXDatabase
+import SXSample
+import SXTestSupport
+
+/// `chats export` in the library: transcripts for every chat, a manifest whose hashes `sha256sum`
+/// confirms, nothing changed in the profile, outputs never replaced unasked.
+@Suite struct ChatExportTests {
+    static let passphrase = SampleDataDirectory.defaultPassphrase
+
+    func sample(_ folder: TempFolder) throws -> SampleDataDirectory {
+        try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 2, chatItems: 200))
+    }
+
+    func export(_ data: SampleDataDirectory, to output: String, _ options: ChatExport.Options) throws -> ChatExport.Report {
+        try ChatExport(database: data.directory.chatDatabase, passphrase: Self.passphrase, options: options)
+            .run(to: output, command: ["sxkit", "chats", "export"], version: "test")
+    }
+
+    /// `sha256sum`'s answer, independent of sxkit's digest.
+    func sha256sum(_ path: String) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        p.arguments = [path]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return String(text.prefix(64))
+    }
+
+    @Test("every chat in both formats: one line per item, a manifest whose hashes sha256sum confirms, the profile unchanged")
+    func everything() throws {
+        let folder = try TempFolder("sxkit-export")
+        let data = try sample(folder)
+        let before = try FolderSnapshot.take(data.directory.root)
+        let output = folder.file("out")
+        let report = try export(data, to: output, .init(formats: [.txt, .jsonl]))
+        #expect(try FolderSnapshot.take(data.directory.root) == before, "read-only")
+        #expect(report.databaseUnchanged)
+        #expect(report.databaseSHA256 == (try sha256sum(data.directory.chatDatabase)))
+
+        let catalog = try ReadAccess.read(data.directory.chatDatabase, passphrase: Self.passphrase) { db, _ in try ChatCatalog.read(db) }
+        #expect(report.chats.count == catalog.reduce(0) { $0 + $1.chats.count })
+        for chat in report.chats {
+            let expected = catalog.first { $0.userId == chat.userId }?.chats.first { $0.kind == chat.kind && $0.id == chat.id }?.messages
+            #expect(chat.messages == expected)
+            let jsonl = try String(contentsOfFile: Path.join(output, chat.files[1]), encoding: .utf8)
+            let lines = jsonl.split(separator: "\n")
+            #expect(Int64(lines.count) == chat.messages)
+            for line in lines {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                #expect(object["chat_item_id"] is Int && (object["sent_at"] as? String)?.hasSuffix("Z") == true && object["sender"] is [String: Any])
+            }
+            let txt = try String(contentsOfFile: Path.join(output, chat.files[0]), encoding: .utf8)
+            #expect(txt.split(separator: "\n").filter { $0.hasPrefix("[") }.count == Int(chat.messages))
+            #expect(try POSIXFile.status(Path.join(output, chat.files[0])).st_mode & 0o777 == 0o600)
+        }
+
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report.manifest))) as? [String: Any])
+        let files = try #require(manifest["files"] as? [[String: Any]])
+        #expect(files.count == report.chats.count * 2)
+        for file in files {
+            let path = Path.join(output, try #require(file["path"] as? String))
+            #expect(file["sha256"] as? String == (try sha256sum(path)), "\(path)")
+        }
+        let database = try #require((manifest["databases"] as? [[String: Any]])?.first)
+        #expect(database["sha256_before"] as? String == database["sha256_after"] as? String)
+        #expect(manifest["sxkit"] as? String == "test" && (manifest["command"] as? [String]) == ["sxkit", "chats", "export"])
+    }
+
+    @Test("an existing output is refused before anything is written; replacing is asked for")
+    func outputsAreNotReplacedUnasked() throws {
+        let folder = try TempFolder("sxkit-export")
+        let data = try sample(folder)
+        let output = folder.file("out")
+        let first = try export(data, to: output, .init(chats: ["bob"]))
+        let transcript = Path.join(output, first.chats[0].files[0])
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: transcript))
+        let manifestBefore = try FileBytes.read(first.manifest, limit: 1 << 20)
+        #expect(throws: (any Error).self) { try export(data, to: output, .init(chats: ["bob"])) }
+        #expect(try FileBytes.read(transcript, limit: 10) == [1, 2, 3] && (try FileBytes.read(first.manifest, limit: 1 << 20)) == manifestBefore)
+        _ = try export(data, to: output, .init(chats: ["bob"], outputPolicy: .replace))
+        #expect(try FileBytes.read(transcript, limit: 1 << 20).count > 3)
+    }
+
+    @Test("chats by name or KIND:ID, a user, a time window; unknown and ambiguous names are errors")
+    func selection() throws {
+        let folder = try TempFolder("sxkit-export")
+        let data = try sample(folder)
+        let byName = try export(data, to: folder.file("a"), .init(chats: ["family", "direct:2"]))
+        #expect(byName.chats.map { "\($0.kind.rawValue):\($0.name)" } == ["group:family", "direct:bob"])
+        let work = try export(data, to: folder.file("b"), .init(user: "alice-work"))
+        #expect(work.chats.map(\.kind) == [.notes])
+        #expect(throws: ChatExportError.noSuchChat("nobody")) { try export(data, to: folder.file("c"), .init(chats: ["nobody"])) }
+        // Both users have a note folder called "Private notes".
+        #expect(throws: ChatExportError.self) { try export(data, to: folder.file("d"), .init(chats: ["Private notes"])) }
+        #expect(throws: ChatExportError.noSuchUser("zed", known: ["alice", "alice-work"])) { try export(data, to: folder.file("e"), .init(user: "zed")) }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("c")) && !FileManager.default.fileExists(atPath: folder.file("e")))
+
+        let all = try export(data, to: folder.file("f"), .init(chats: ["bob"]))
+        let lines = try String(contentsOfFile: Path.join(folder.file("f"), all.chats[0].files[0]), encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("[") }
+        try #require(lines.count >= 3)
+        // The window [second item, third item) holds the items from the second one's time on, before the third's.
+        let times = lines.map { String($0.dropFirst().prefix(19)) }
+        let windowed = try export(data, to: folder.file("g"), .init(chats: ["bob"], since: times[1], until: times[2]))
+        #expect(windowed.chats[0].messages == Int64(times.filter { $0 >= times[1] && $0 < times[2] }.count))
+    }
+
+    @Test("what SimpleX records about an item reaches both transcripts: quote, edit, deletion, voice, events, unknown content")
+    func itemDetails() throws {
+        let folder = try TempFolder("sxkit-export")
+        let data = try sample(folder)
+        let (db, _) = try DatabaseOpener.open(data.directory.chatDatabase, passphrase: Self.passphrase, mode: .readWrite)
+        let bob = try #require(try db.scalarInt("SELECT contact_id FROM contacts WHERE local_display_name = 'bob'"))
+        let ids = try db.rows("SELECT chat_item_id FROM chat_items WHERE contact_id = \(bob) ORDER BY item_ts, chat_item_id LIMIT 5").map { row -> Int64 in
+            if case .integer(let v) = row[0] { return v } else { return 0 }
+        }
+        try db.execute("""
+            UPDATE chat_items SET quoted_sent_at = '2024-01-01 00:00:01', quoted_content = '{"type":"text","text":"the original"}', quoted_sent = 1, item_edited = 1
+                WHERE chat_item_id = \(ids[1]);
+            UPDATE chat_items SET item_deleted = 1 WHERE chat_item_id = \(ids[2]);
+            UPDATE chat_items SET item_sent = 0, item_content = '{"rcvMsgContent":{"msgContent":{"type":"voice","text":"","duration":9}}}', item_text = 'voice message (00:09)'
+                WHERE chat_item_id = \(ids[3]);
+            UPDATE chat_items SET item_sent = 0, item_content = '{"rcvHologram":{"x":1}}', item_text = '?' WHERE chat_item_id = \(ids[4]);
+            """)
+        let report = try export(data, to: folder.file("out"), .init(formats: [.txt, .jsonl], chats: ["bob"]))
+        let txt = try String(contentsOfFile: Path.join(folder.file("out"), report.chats[0].files[0]), encoding: .utf8)
+        #expect(txt.contains(" (edited)\n    > me: the original\n"), "\(txt)")
+        #expect(txt.contains(" (deleted)\n"), "\(txt)")
+        #expect(txt.contains("bob: [voice message, 9 s]"), "\(txt)")
+        #expect(txt.contains(#"bob: [rcvHologram: not understood by this sxkit] {"rcvHologram":{"x":1}}"#), "\(txt)")
+        let lines = try String(contentsOfFile: Path.join(folder.file("out"), report.chats[0].files[1]), encoding: .utf8).split(separator: "\n")
+        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let byId = Dictionary(uniqueKeysWithValues: objects.map { ($0["chat_item_id"] as! Int, $0) })
+        #expect(byId[Int(ids[1])]?["edited"] as? Bool == true)
+        #expect((byId[Int(ids[1])]?["quote"] as? [String: Any])?["text"] as? String == "the original")
+        #expect(byId[Int(ids[2])]?["deleted"] as? String == "deleted")
+        #expect(byId[Int(ids[3])]?["type"] as? String == "voice" && byId[Int(ids[3])]?["duration"] as? Int == 9)
+        #expect((byId[Int(ids[3])]?["sender"] as? [String: Any])?["name"] as? String == "bob")
+        #expect(byId[Int(ids[4])]?["kind"] as? String == "unknown" && byId[Int(ids[4])]?["raw"] as? String == #"{"rcvHologram":{"x":1}}"#)
+    }
+
+    @Test("times: the stored UTC text in a zone, with its offset; fractions kept")
+    func clock() {
+        let plusOne = TranscriptClock(zone: TimeZone(secondsFromGMT: 3600)!)
+        #expect(plusOne.iso8601("2024-01-01 10:00:05") == "2024-01-01T11:00:05+01:00")
+        #expect(TranscriptClock.utc.iso8601("2024-01-01 10:00:05.250000") == "2024-01-01T10:00:05.250Z")
+        #expect(plusOne.readable("2024-12-31 23:30:00") == "2025-01-01 00:30:00 +01:00")
+        #expect(TranscriptClock.utc.iso8601("not a time") == "not a time")
+    }
+}

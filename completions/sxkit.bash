@@ -1406,7 +1406,7 @@ _sxkit_chats_list() {
 
 _sxkit_chats_export() {
     repeating_flags=()
-    non_repeating_flags=(--utc --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--utc --force --no-media --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=(--format)
     non_repeating_options=(-o --output --user --since --until --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options -1

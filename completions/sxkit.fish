@@ -108,7 +108,7 @@ function __sxkit_parse_tokens -S
             case 'list'
                 __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'export'
-                __sxkit_parse_subcommand -r 1 'o/output=' 'user=' 'since=' 'until=' 'format=+' 'utc' 'force' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand -r 1 'o/output=' 'user=' 'since=' 'until=' 'format=+' 'utc' 'force' 'no-media' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
         case 'demo'
             __sxkit_parse_subcommand 0 'dir=' 'seed=' 'sample-only' 'chat-db-size=' 'bulk-files=' 'h/help'
@@ -560,7 +560,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" until' -l 'until' -d 'Only items sent before this time (same forms as --since).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export"' -l 'format' -d 'txt or jsonl; give it more than once for several (default: txt).' -rfka 'txt jsonl'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" utc' -l 'utc' -d 'Write times in UTC instead of the local time zone.'
-complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" force' -l 'force' -d 'Replace transcripts and a manifest an earlier export left in the folder.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" force' -l 'force' -d 'Replace transcripts, media and a manifest an earlier export left in the folder.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" no-media' -l 'no-media' -d 'Do not copy attached files into DIR/media/ (the transcripts still name them).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats export" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'

@@ -60,6 +60,10 @@ public struct ChatMessage: Sendable, Equatable {
         public var status: String?
         /// A CryptoFile: the database holds its key and nonce.
         public var encrypted: Bool
+        /// The CryptoFile's key and nonce (`file_crypto_key`, `file_crypto_nonce`: raw 32 and 24
+        /// bytes, simplexmq `Crypto.hs` `ToField SbKey`/`CbNonce`), for decrypting a copy.
+        public var cryptoKey: [UInt8]?
+        public var cryptoNonce: [UInt8]?
     }
 
     public struct Reaction: Sendable, Equatable {
@@ -121,6 +125,7 @@ public struct ChatHistoryReader {
         let moderator = schema.has("group_members") && schema.has("chat_items", "item_deleted_by_group_member_id") ? "dm.local_display_name" : "NULL"
         let hasFiles = schema.has("files") && schema.has("files", "chat_item_id")
         let crypto = schema.has("files", "file_crypto_key") ? "f.file_crypto_key IS NOT NULL AND f.file_crypto_nonce IS NOT NULL" : "0"
+        let keys = schema.has("files", "file_crypto_key") ? "f.file_crypto_key, f.file_crypto_nonce" : "NULL, NULL"
         let fileColumns = hasFiles ? "f.file_id, f.file_name, f.file_size, f.file_path, f.ci_file_status, \(crypto)" : "NULL, NULL, NULL, NULL, NULL, 0"
         let filter: String
         switch chat.kind {
@@ -134,7 +139,8 @@ public struct ChatHistoryReader {
                    \(column("quoted_sent_at")), \(column("quoted_content")), \(column("quoted_sent")),
                    \(column("fwd_from_tag")), \(column("fwd_from_chat_name")), \(column("shared_msg_id")),
                    \(column("group_member_id")), \(member), \(moderator), \(fileColumns),
-                   \(schema.has("group_members") && chat.kind == .group ? "coalesce(m.member_id, (SELECT u.member_id FROM group_members u WHERE u.group_id = i.group_id AND u.member_category = 'user' LIMIT 1))" : "NULL")
+                   \(schema.has("group_members") && chat.kind == .group ? "coalesce(m.member_id, (SELECT u.member_id FROM group_members u WHERE u.group_id = i.group_id AND u.member_category = 'user' LIMIT 1))" : "NULL"),
+                   \(hasFiles ? keys : "NULL, NULL")
             FROM chat_items i
             """
         if schema.has("group_members") {
@@ -155,6 +161,29 @@ public struct ChatHistoryReader {
         while try items.step() {
             try body(message(items, chat: chat, contactName: contactName, reactions: reactions))
         }
+    }
+
+    /// The files of `chat`'s items in the window that have a stored path: what an export copies.
+    public func storedFiles(_ chat: ChatReference, since: String? = nil, until: String? = nil) throws -> [(fileId: Int64, name: String)] {
+        guard schema.has("files"), schema.has("files", "chat_item_id") else { return [] }
+        let filter: String
+        switch chat.kind {
+        case .direct: filter = "i.contact_id = ?2"
+        case .group: filter = "i.group_id = ?2" + (schema.has("chat_items", "group_scope_tag") ? " AND i.group_scope_tag IS NULL" : "")
+        case .notes: filter = "i.note_folder_id = ?2"
+        }
+        var sql = "SELECT f.file_id, f.file_name FROM files f JOIN chat_items i ON i.chat_item_id = f.chat_item_id "
+            + "WHERE i.user_id = ?1 AND \(filter) AND f.file_path IS NOT NULL AND f.file_path != ''"
+        if since != nil { sql += " AND i.item_ts >= ?3" }
+        if until != nil { sql += " AND i.item_ts < ?4" }
+        let statement = try db.prepare(sql + " ORDER BY f.file_id")
+        try statement.bind(chat.userId, at: 1)
+        try statement.bind(chat.id, at: 2)
+        if let since { try statement.bind(since, at: 3) }
+        if let until { try statement.bind(until, at: 4) }
+        var out: [(Int64, String)] = []
+        while try statement.step() { out.append((statement.int64(0), statement.text(1) ?? "")) }
+        return out
     }
 
     private func message(_ row: Statement, chat: ChatReference, contactName: String?, reactions: ReactionLookup?) throws -> ChatMessage {
@@ -186,8 +215,9 @@ public struct ChatHistoryReader {
         let forwarded = row.text(14).map { _ in row.text(15) ?? "" }
         var file: ChatMessage.File?
         if !row.isNull(20) {
+            let encrypted = row.int64(25) != 0
             file = .init(fileId: row.int64(20), name: row.text(21) ?? "", size: row.int64(22), storedPath: row.text(23), status: row.text(24),
-                         encrypted: row.int64(25) != 0)
+                         encrypted: encrypted, cryptoKey: encrypted ? row.blob(27) : nil, cryptoNonce: encrypted ? row.blob(28) : nil)
         }
         let shared = row.isNull(16) ? nil : row.blob(16)
         let found = try shared.flatMap { try reactions?.reactions(sharedMsgId: $0, itemMemberId: row.isNull(26) ? nil : row.blob(26)) } ?? []

@@ -145,6 +145,49 @@ import SXTestSupport
         #expect(byId[Int(ids[4])]?["kind"] as? String == "unknown" && byId[Int(ids[4])]?["raw"] as? String == #"{"rcvHologram":{"x":1}}"#)
     }
 
+    @Test("attached files go to media/ decrypted and checked (sha256sum equals the original's); missing and tampered ones are marked, not fatal")
+    func media() throws {
+        let folder = try TempFolder("sxkit-export")
+        let data = try sample(folder)
+        let files = try #require(data.directory.filesFolder)
+        // Tamper with one CryptoFile the database references: its copy must be refused by its tag.
+        let tampered = try #require(data.files.first { $0.encrypted && $0.referenced })
+        var bytes = try FileBytes.read(Path.join(files, tampered.name), limit: 64 << 20)
+        bytes[bytes.count / 2] ^= 1
+        try Data(bytes).write(to: URL(fileURLWithPath: Path.join(files, tampered.name)))
+        let before = try FolderSnapshot.take(data.directory.root)
+        let output = folder.file("out")
+        let report = try export(data, to: output, .init(formats: [.jsonl], filesFolder: files))
+        #expect(try FolderSnapshot.take(data.directory.root) == before, "read-only")
+
+        var copied: [String: String] = [:]   // name → media path
+        var errors: [String: String] = [:]   // name → why
+        for chat in report.chats {
+            for line in try String(contentsOfFile: Path.join(output, chat.files[0]), encoding: .utf8).split(separator: "\n") {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                guard let file = object["file"] as? [String: Any], let name = file["name"] as? String else { continue }
+                if let media = file["media"] as? String { copied[name] = media }
+                if let why = file["media_error"] as? String { errors[name] = why }
+            }
+        }
+        let referenced = data.files.filter(\.referenced)
+        for original in referenced where original.name != tampered.name {
+            let media = try #require(copied[original.name], "\(original.name) was not copied: \(errors[original.name] ?? "")")
+            #expect(try sha256sum(Path.join(output, media)) == original.sha256, "\(original.name)")
+            #expect(try POSIXFile.status(Path.join(output, media)).st_mode & 0o777 == 0o600)
+        }
+        #expect(copied[tampered.name] == nil && errors[tampered.name]?.contains("tag does not match") == true, "\(errors)")
+        for name in SampleDataDirectory.missingFiles where errors[name] != nil || copied[name] != nil {
+            #expect(errors[name] == "missing from the files folder")
+        }
+        #expect(report.chats.reduce(0) { $0 + $1.mediaCopied } == copied.count)
+        #expect(report.chats.reduce(0) { $0 + $1.mediaFailed } == 1)
+        // Every media copy is in the manifest with its hash.
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report.manifest))) as? [String: Any])
+        let listed = Set((manifest["files"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String })
+        #expect(Set(copied.values).isSubset(of: listed))
+    }
+
     @Test("times: the stored UTC text in a zone, with its offset; fractions kept")
     func clock() {
         let plusOne = TranscriptClock(zone: TimeZone(secondsFromGMT: 3600)!)

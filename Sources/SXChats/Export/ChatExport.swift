@@ -19,9 +19,12 @@ public struct ChatExport {
         public var since: String?
         public var until: String?
         public var outputPolicy: OutputPolicy
+        /// The profile's files folder: attached files are copied from it into `media/`; nil copies none.
+        public var filesFolder: String?
 
         public init(formats: [TranscriptFormat] = [.txt], clock: TranscriptClock = .utc, user: String? = nil, chats: [String] = [],
-                    since: String? = nil, until: String? = nil, outputPolicy: OutputPolicy = .refuse) {
+                    since: String? = nil, until: String? = nil, outputPolicy: OutputPolicy = .refuse, filesFolder: String? = nil) {
+            self.filesFolder = filesFolder
             self.formats = formats.isEmpty ? [.txt] : formats
             self.clock = clock
             self.user = user
@@ -46,6 +49,10 @@ public struct ChatExport {
         public var name: String
         public var messages: Int64
         public var files: [String]
+        /// Attached files copied into `media/`, and those missing from the files folder or not copied.
+        public var mediaCopied: Int
+        public var mediaMissing: Int
+        public var mediaFailed: Int
     }
 
     public struct Report: Sendable, Encodable, Equatable {
@@ -93,22 +100,41 @@ public struct ChatExport {
             let selected = try select(users)
             let plan = selected.map { (user, chat) in (user, chat, options.formats.map { Path.join(output, Self.relativePath(user: user, chat: chat, format: $0)) }) }
             let manifestPath = Path.join(output, "manifest.json")
-            try options.outputPolicy.check(plan.flatMap(\.2) + [manifestPath])
+            let reader = try ChatHistoryReader(db)
+            var media: [String] = []
+            if options.filesFolder != nil {
+                for (user, chat, _) in plan {
+                    let chatRef = ChatReference(userId: user.userId, kind: chat.kind, id: chat.id)
+                    media += try reader.storedFiles(chatRef, since: options.since, until: options.until)
+                        .map { Path.join(output, MediaCopy.relativePath(fileId: $0.fileId, name: $0.name)) }
+                }
+            }
+            try options.outputPolicy.check(plan.flatMap(\.2) + media + [manifestPath])
             try Folders.create(output, permissions: 0o700)
             progress?.setTotals(items: plan.count, bytes: nil)
-            let reader = try ChatHistoryReader(db)
+            let copier = options.filesFolder.map { MediaCopy(filesFolder: $0, output: output) }
             var exported: [ExportedChat] = []
             var written: [WrittenFile] = []
             for (user, chat, paths) in plan {
                 for path in paths { try Folders.create(Path.parent(path), permissions: 0o700) }
                 let writers = try paths.map { try AtomicFileWriter(destination: $0, mode: 0o600) }
                 var count: Int64 = 0
+                var copied = 0, missing = 0, failed = 0
                 do {
                     try reader.forEach(ChatReference(userId: user.userId, kind: chat.kind, id: chat.id), since: options.since, until: options.until) { message in
                         count += 1
+                        let outcome = try message.file.flatMap { try copier?.copy($0) }
+                        switch outcome {
+                        case .copied(let path)?:
+                            copied += 1
+                            written.append(try Self.describe(Path.join(output, path), in: output))
+                        case .missing?: missing += 1
+                        case .failed?: failed += 1
+                        case nil: break
+                        }
                         for (format, writer) in zip(options.formats, writers) {
-                            let line = format == .jsonl ? try TranscriptLine.json(message, chat: chat, clock: options.clock)
-                                : TranscriptLine.text(message, clock: options.clock)
+                            let line = format == .jsonl ? try TranscriptLine.json(message, chat: chat, clock: options.clock, media: outcome)
+                                : TranscriptLine.text(message, clock: options.clock, media: outcome)
                             try writer.write(Array((line + "\n").utf8))
                         }
                     }
@@ -122,7 +148,8 @@ public struct ChatExport {
                 }
                 for path in paths { written.append(try Self.describe(path, in: output)) }
                 exported.append(ExportedChat(userId: user.userId, kind: chat.kind, id: chat.id, name: chat.displayName, messages: count,
-                                             files: paths.map { String($0.dropFirst(output.count + 1)) }))
+                                             files: paths.map { String($0.dropFirst(output.count + 1)) },
+                                             mediaCopied: copied, mediaMissing: missing, mediaFailed: failed))
                 progress?.itemDone()
             }
             return (Report(output: output, chats: exported, manifest: manifestPath, databaseSHA256: "", databaseUnchanged: false), written)

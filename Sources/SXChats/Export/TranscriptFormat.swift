@@ -81,6 +81,9 @@ struct TranscriptJSONLine: Encodable {
         var status: String?
         var encrypted: Bool
         var stored_path: String?
+        /// The copy in the export (`media/…`), or why there is none.
+        var media: String?
+        var media_error: String?
     }
 
     struct Reaction: Encodable {
@@ -129,7 +132,7 @@ enum TranscriptLine {
         return e
     }()
 
-    static func json(_ m: ChatMessage, chat: ChatSummary, clock: TranscriptClock) throws -> String {
+    static func json(_ m: ChatMessage, chat: ChatSummary, clock: TranscriptClock, media: MediaOutcome? = nil) throws -> String {
         var line = TranscriptJSONLine(
             chat_item_id: m.chatItemId, chat: .init(kind: chat.kind.rawValue, id: chat.id, name: chat.displayName),
             sender: sender(m.sender), direction: nil, sent_at: clock.iso8601(m.sentAt), created_at: clock.iso8601(m.createdAt),
@@ -188,6 +191,12 @@ enum TranscriptLine {
         line.quote = m.quote.map { .init(sent_at: $0.sentAt.map(clock.iso8601), by_me: $0.sentByMe, type: $0.content?.type, text: $0.content?.text) }
         line.forwarded_from = m.forwardedFrom
         line.file = m.file.map { .init(file_id: $0.fileId, name: $0.name, size: $0.size, status: $0.status, encrypted: $0.encrypted, stored_path: $0.storedPath) }
+        switch media {
+        case .copied(let path)?: line.file?.media = path
+        case .missing?: line.file?.media_error = "missing from the files folder"
+        case .failed(let why)?: line.file?.media_error = why
+        case nil: break
+        }
         if !m.reactions.isEmpty { line.reactions = m.reactions.map { .init(reaction: $0.reaction, count: $0.count, by_me: $0.byMe) } }
         return String(decoding: try encoder.encode(line), as: UTF8.self)
     }
@@ -211,7 +220,7 @@ enum TranscriptLine {
 
     /// `[2024-01-01 10:00:05 +01:00] bob: hello (edited)`, then indented lines for the quote, file
     /// and reactions. Events read `* …`; what sxkit cannot read is kept, marked.
-    static func text(_ m: ChatMessage, clock: TranscriptClock) -> String {
+    static func text(_ m: ChatMessage, clock: TranscriptClock, media: MediaOutcome? = nil) -> String {
         let who = senderName(m.sender)
         var body: String
         switch m.content {
@@ -253,7 +262,14 @@ enum TranscriptLine {
         var out = "[\(clock.readable(m.sentAt))] \(body)" + (marks.isEmpty ? "" : " (\(marks.joined(separator: ", ")))")
         if let q = m.quote { out += "\n    > \(q.sentByMe ? "me" : "them"): \(q.content?.text ?? "")" }
         if let f = m.file {
-            out += "\n    [file: \(f.name), \(f.size) bytes\(f.status.map { ", \($0)" } ?? "")\(f.encrypted ? ", encrypted" : "")]"
+            let copy: String
+            switch media {
+            case .copied(let path)?: copy = " → \(path)"
+            case .missing?: copy = " (missing from the files folder)"
+            case .failed(let why)?: copy = " (not copied: \(why))"
+            case nil: copy = ""
+            }
+            out += "\n    [file: \(f.name), \(f.size) bytes\(f.status.map { ", \($0)" } ?? "")\(f.encrypted ? ", encrypted" : "")]\(copy)"
         }
         if !m.reactions.isEmpty {
             out += "\n    reactions: " + m.reactions.map { "\($0.reaction) \($0.count)\($0.byMe ? " (you)" : "")" }.joined(separator: ", ")

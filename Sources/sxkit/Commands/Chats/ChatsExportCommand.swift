@@ -14,7 +14,9 @@ struct ChatsExportCommand: ParsableCommand {
         abstract: "Export chats as text or JSON Lines transcripts, with a manifest of hashes (read-only).",
         discussion: """
         Writes one file per chat and format under DIR/<user>/<kind>-<id>-<name>.<ext> (mode 0600, \
-        folders 0700) and DIR/manifest.json: the chat database's SHA-256 before and after (identical: \
+        folders 0700), the attached files into DIR/media/<file-id>-<name> (CryptoFiles decrypted with \
+        their keys from the database, each tag checked; a missing or failing file is marked in the \
+        transcript, not fatal) and DIR/manifest.json: the chat database's SHA-256 before and after (identical: \
         nothing was changed), sxkit's version, the command, and the SHA-256 of every file written. \
         Each item: its sender (me, the contact, the group member), its time (ISO 8601 in the local \
         zone, or UTC with --utc), its text, and what SimpleX records about it: quote, edited, deleted \
@@ -49,8 +51,11 @@ struct ChatsExportCommand: ParsableCommand {
     @Flag(name: .long, help: "Write times in UTC instead of the local time zone.")
     var utc = false
 
-    @Flag(name: .long, help: "Replace transcripts and a manifest an earlier export left in the folder.")
+    @Flag(name: .long, help: "Replace transcripts, media and a manifest an earlier export left in the folder.")
     var force = false
+
+    @Flag(name: .customLong("no-media"), help: "Do not copy attached files into DIR/media/ (the transcripts still name them).")
+    var noMedia = false
 
     @OptionGroup var dataDirectory: DataDirectoryOptions
     @OptionGroup var passphrase: PassphraseOptions
@@ -71,7 +76,8 @@ struct ChatsExportCommand: ParsableCommand {
         let exportOptions = ChatExport.Options(formats: formats, clock: TranscriptClock(zone: zone), user: user, chats: chats,
                                                since: since.flatMap { ExportTime.stored($0, zone: zone) },
                                                until: until.flatMap { ExportTime.stored($0, zone: zone) },
-                                               outputPolicy: OutputPolicy(replaceExisting: force))
+                                               outputPolicy: OutputPolicy(replaceExisting: force),
+                                               filesFolder: noMedia ? nil : dir.filesFolder)
         let export = ChatExport(database: dir.chatDatabase, passphrase: key, options: exportOptions)
         let command = ["sxkit"] + Array(CommandLine.arguments.dropFirst())
         let report = try export.run(to: Path.absolute(output), command: command, version: SXKit.version)
@@ -80,7 +86,10 @@ struct ChatsExportCommand: ParsableCommand {
         } else if !options.quiet {
             let out = ConsoleOutput.standardOutput
             for chat in report.chats {
-                out.writeLine("\(chat.kind.rawValue):\(chat.id) \(chat.name): \(chat.messages) item(s) → \(chat.files.joined(separator: ", "))")
+                var media = chat.mediaCopied > 0 ? "; \(chat.mediaCopied) file(s) into media/" : ""
+                if chat.mediaMissing > 0 { media += "; \(chat.mediaMissing) file(s) missing from the files folder" }
+                if chat.mediaFailed > 0 { media += "; \(chat.mediaFailed) file(s) not copied (see the transcript)" }
+                out.writeLine("\(chat.kind.rawValue):\(chat.id) \(chat.name): \(chat.messages) item(s) → \(chat.files.joined(separator: ", "))\(media)")
             }
             out.writeLine("exported \(report.chats.count) chat(s) into \(report.output); manifest \(report.manifest); "
                 + "the database's SHA-256 is \(report.databaseUnchanged ? "unchanged" : "CHANGED") (\(report.databaseSHA256.prefix(16))…)")

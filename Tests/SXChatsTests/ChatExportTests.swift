@@ -39,8 +39,12 @@ import SXTestSupport
         let data = try sample(folder)
         let before = try FolderSnapshot.take(data.directory.root)
         let output = folder.file("out")
-        let report = try export(data, to: output, .init(formats: [.txt, .jsonl]))
+        let progress = ProgressTracker(label: "export")
+        let report = try ChatExport(database: data.directory.chatDatabase, passphrase: Self.passphrase, options: .init(formats: [.txt, .jsonl]))
+            .run(to: output, command: ["sxkit", "chats", "export"], version: "test", progress: progress)
         #expect(try FolderSnapshot.take(data.directory.root) == before, "read-only")
+        let counted = progress.snapshot()
+        #expect(counted.itemsTotal == counted.itemsDone && counted.itemsDone == Int(report.chats.reduce(0) { $0 + $1.messages }), "the progress counts every item")
         #expect(report.databaseUnchanged)
         #expect(report.databaseSHA256 == (try sha256sum(data.directory.chatDatabase)))
 

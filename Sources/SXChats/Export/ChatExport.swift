@@ -111,7 +111,9 @@ public struct ChatExport {
             }
             try options.outputPolicy.check(plan.flatMap(\.2) + media + [manifestPath])
             try Folders.create(output, permissions: 0o700)
-            progress?.setTotals(items: plan.count, bytes: nil)
+            // Counted in items: exact without a time window (the catalog's counts), open-ended with one.
+            let windowed = options.since != nil || options.until != nil
+            progress?.setTotals(items: windowed ? nil : Int(plan.reduce(Int64(0)) { $0 + $1.1.messages }), bytes: nil)
             let copier = options.filesFolder.map { MediaCopy(filesFolder: $0, output: output) }
             var exported: [ExportedChat] = []
             var written: [WrittenFile] = []
@@ -123,6 +125,7 @@ public struct ChatExport {
                 do {
                     try reader.forEach(ChatReference(userId: user.userId, kind: chat.kind, id: chat.id), since: options.since, until: options.until) { message in
                         count += 1
+                        progress?.itemDone()
                         let outcome = try message.file.flatMap { try copier?.copy($0) }
                         switch outcome {
                         case .copied(let path)?:
@@ -150,7 +153,6 @@ public struct ChatExport {
                 exported.append(ExportedChat(userId: user.userId, kind: chat.kind, id: chat.id, name: chat.displayName, messages: count,
                                              files: paths.map { String($0.dropFirst(output.count + 1)) },
                                              mediaCopied: copied, mediaMissing: missing, mediaFailed: failed))
-                progress?.itemDone()
             }
             return (Report(output: output, chats: exported, manifest: manifestPath, databaseSHA256: "", databaseUnchanged: false), written)
         }

@@ -80,7 +80,11 @@ struct ChatsExportCommand: ParsableCommand {
                                                filesFolder: noMedia ? nil : dir.filesFolder)
         let export = ChatExport(database: dir.chatDatabase, passphrase: key, options: exportOptions)
         let command = ["sxkit"] + Array(CommandLine.arguments.dropFirst())
-        let report = try export.run(to: Path.absolute(output), command: command, version: SXKit.version)
+        let tracker = ProgressTracker(label: "export")
+        let ticker = options.json ? nil : options.startProgress(tracker)
+        let result = Result { try export.run(to: Path.absolute(output), command: command, version: SXKit.version, progress: tracker) }
+        ticker?.stop()
+        let report = try result.get()
         if options.json {
             try JSONDocument.print(report)
         } else if !options.quiet {

@@ -199,5 +199,14 @@ import SXTestSupport
         #expect(TranscriptClock.utc.iso8601("2024-01-01 10:00:05.250000") == "2024-01-01T10:00:05.250Z")
         #expect(plusOne.readable("2024-12-31 23:30:00") == "2025-01-01 00:30:00 +01:00")
         #expect(TranscriptClock.utc.iso8601("not a time") == "not a time")
+        #expect(TranscriptClock.utc.iso8601("2024-13-01 10:00:05") == "2024-13-01 10:00:05", "no month 13")
+        #expect(TranscriptClock.utc.iso8601("2024-02-29T23:59:59.5Z") == "2024-02-29T23:59:59.500Z")
+        let minusFive = TranscriptClock(zone: TimeZone(secondsFromGMT: -5 * 3600 - 1800)!)
+        #expect(minusFive.iso8601("2024-03-01 02:00:00") == "2024-02-29T20:30:00-05:30")
+        #expect(TranscriptClock.utc.readable("2024-01-01 10:00:05.123") == "2024-01-01 10:00:05 +00:00")
+        // A zone with daylight saving time: the offset of the instant, not of today.
+        let berlin = TranscriptClock(zone: TimeZone(identifier: "Europe/Berlin")!)
+        #expect(berlin.iso8601("2024-07-01 12:00:00") == "2024-07-01T14:00:00+02:00")
+        #expect(berlin.iso8601("2024-01-01 12:00:00") == "2024-01-01T13:00:00+01:00")
     }
 }

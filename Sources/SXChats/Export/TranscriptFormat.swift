@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The formats a chat is exported in: one line per item, streamed.
 public enum TranscriptFormat: String, Sendable, CaseIterable {
@@ -21,35 +24,73 @@ public struct TranscriptClock: Sendable {
         zone.secondsFromGMT() == 0 && ["GMT", "UTC"].contains(zone.identifier) ? "UTC" : zone.identifier
     }
 
-    /// `2024-01-01T10:00:05+01:00` (`Z` in UTC), milliseconds kept when the stored time has a
-    /// fraction; text that is not a stored time is returned as it is.
+    /// `2024-01-01T10:00:05+01:00` (`Z` at offset zero), milliseconds kept when the stored time has
+    /// a fraction; text that is not a stored time is returned as it is.
     public func iso8601(_ stored: String) -> String {
-        guard let date = Self.parse(stored) else { return stored }
-        let style = Date.ISO8601FormatStyle(dateSeparator: .dash, dateTimeSeparator: .standard, timeSeparator: .colon, timeZoneSeparator: .colon,
-                                            includingFractionalSeconds: stored.contains("."), timeZone: zone)
-        return date.formatted(style)
+        guard let (epoch, fraction) = Self.parse(stored) else { return stored }
+        let offset = offset(at: epoch)
+        let millis = fraction.isEmpty ? "" : "." + String((fraction + "000").prefix(3))
+        return Self.fields(epoch + offset) + millis + (offset == 0 ? "Z" : Self.offsetText(offset))
     }
 
     /// `YYYY-MM-DD HH:MM:SS ±HH:MM` for the text transcript.
     public func readable(_ stored: String) -> String {
-        guard let date = Self.parse(stored) else { return stored }
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = zone
-        f.dateFormat = "yyyy-MM-dd HH:mm:ss xxx"
-        return f.string(from: date)
+        guard let (epoch, _) = Self.parse(stored) else { return stored }
+        let offset = offset(at: epoch)
+        return Self.fields(epoch + offset).replacingOccurrences(of: "T", with: " ") + " " + Self.offsetText(offset)
     }
 
-    static func parse(_ stored: String) -> Date? {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        let text = stored.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: "")
-        let parts = text.split(separator: ".", maxSplits: 1)
-        f.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        guard let whole = f.date(from: String(parts[0])) else { return nil }
-        guard parts.count == 2, let fraction = Double("0." + parts[1]) else { return whole }
-        return whole.addingTimeInterval(fraction)
+    private func offset(at epoch: Int) -> Int {
+        zone.secondsFromGMT() == 0 && zoneName == "UTC" ? 0 : zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(epoch)))
+    }
+
+    /// Seconds since the epoch and the fraction's digits of `YYYY-MM-DD HH:MM:SS[.f…]` (a `T` and a
+    /// trailing `Z` accepted), read by hand: a formatter per item cost most of an export's time.
+    static func parse(_ stored: String) -> (Int, String)? {
+        let b = Array(stored.utf8)
+        guard b.count >= 19, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x20 || b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var v = 0
+            for i in range {
+                guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }
+                v = v * 10 + Int(b[i] - 0x30)
+            }
+            return v
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        var rest = b[19...]
+        if rest.last == 0x5A { rest = rest.dropLast() }
+        var fraction = ""
+        if let first = rest.first {
+            guard first == 0x2E, rest.count > 1, rest.dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            fraction = String(decoding: rest.dropFirst(), as: UTF8.self)
+        }
+        var t = tm()
+        t.tm_year = Int32(year - 1900)
+        t.tm_mon = Int32(month - 1)
+        t.tm_mday = Int32(day)
+        t.tm_hour = Int32(hour)
+        t.tm_min = Int32(minute)
+        t.tm_sec = Int32(second)
+        return (Int(timegm(&t)), fraction)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` of seconds since the epoch, read as UTC.
+    static func fields(_ epoch: Int) -> String {
+        var seconds = time_t(epoch)
+        var t = tm()
+        gmtime_r(&seconds, &t)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(t.tm_year + 1900)-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))"
+    }
+
+    static func offsetText(_ offset: Int) -> String {
+        let sign = offset < 0 ? "-" : "+"
+        let minutes = abs(offset) / 60
+        let h = minutes / 60, m = minutes % 60
+        return sign + (h < 10 ? "0\(h)" : "\(h)") + ":" + (m < 10 ? "0\(m)" : "\(m)")
     }
 }
 

@@ -192,6 +192,41 @@ import SXTestSupport
         #expect(Set(copied.values).isSubset(of: listed))
     }
 
+    @Test("bad rows: paths that climb out or are absolute are never followed, malformed JSON and right-to-left or emoji text are kept, a WAL is read")
+    func badRows() throws {
+        let folder = try TempFolder("sxkit-export")
+        let data = try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 2, chatItems: 200, walMode: true))
+        try Data("secret outside".utf8).write(to: URL(fileURLWithPath: folder.file("outside.txt")))
+        let (db, _) = try DatabaseOpener.open(data.directory.chatDatabase, passphrase: Self.passphrase, mode: .readWrite)
+        let bob = try #require(try db.scalarInt("SELECT contact_id FROM contacts WHERE local_display_name = 'bob'"))
+        let ids = try db.rows("SELECT chat_item_id FROM chat_items WHERE contact_id = \(bob) ORDER BY item_ts, chat_item_id LIMIT 4").map { row -> Int64 in
+            if case .integer(let v) = row[0] { return v } else { return 0 }
+        }
+        try #require(ids.count == 4)
+        let rtl = "مرحبا بالعالم 👋🏽 שלום"
+        try db.execute("""
+            UPDATE chat_items SET item_content = '{"sndMsgContent":{"msgContent":{"type":"text","text":"\(rtl)"}}}', item_text = '\(rtl)' WHERE chat_item_id = \(ids[0]);
+            UPDATE chat_items SET item_content = '{"rcvMsgContent":{"msgContent":', item_text = 'broken' WHERE chat_item_id = \(ids[1]);
+            INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, chat_item_id, ci_file_status, protocol, created_at, updated_at, user_id)
+                VALUES (\(bob), 'climb.txt', '../../outside.txt', 14, 16384, \(ids[2]), 'rcv_complete', 'xftp', '2024-01-01 00:00:00', '2024-01-01 00:00:00', 1);
+            INSERT INTO files (contact_id, file_name, file_path, file_size, chunk_size, chat_item_id, ci_file_status, protocol, created_at, updated_at, user_id)
+                VALUES (\(bob), 'absolute.txt', '\(folder.file("outside.txt"))', 14, 16384, \(ids[3]), 'rcv_complete', 'xftp', '2024-01-01 00:00:00', '2024-01-01 00:00:00', 1);
+            """)
+        let before = try FolderSnapshot.take(data.directory.root)
+        let output = folder.file("out")
+        let report = try export(data, to: output, .init(formats: [.txt, .jsonl], chats: ["bob"], filesFolder: data.directory.filesFolder))
+        #expect(try FolderSnapshot.take(data.directory.root) == before, "read-only, WAL included")
+        let txt = try String(contentsOfFile: Path.join(output, report.chats[0].files[0]), encoding: .utf8)
+        #expect(txt.contains("me: \(rtl)"), "\(txt)")
+        #expect(txt.contains(#"[content not readable as stored] {"rcvMsgContent":{"msgContent":"#), "\(txt)")
+        #expect(txt.contains("[file: climb.txt, 14 bytes, rcv_complete] (not copied: its stored path leaves the files folder)"), "\(txt)")
+        #expect(txt.contains("[file: absolute.txt, 14 bytes, rcv_complete] (not copied: its stored path leaves the files folder)"), "\(txt)")
+        let media = (try? FileManager.default.contentsOfDirectory(atPath: Path.join(output, "media"))) ?? []
+        #expect(!media.contains { $0.contains("climb") || $0.contains("absolute") })
+        let jsonl = try String(contentsOfFile: Path.join(output, report.chats[0].files[1]), encoding: .utf8)
+        #expect(jsonl.contains(rtl) && jsonl.contains(#""kind":"invalid""#))
+    }
+
     @Test("times: the stored UTC text in a zone, with its offset; fractions kept")
     func clock() {
         let plusOne = TranscriptClock(zone: TimeZone(secondsFromGMT: 3600)!)

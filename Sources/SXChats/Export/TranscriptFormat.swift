@@ -174,6 +174,11 @@ enum TranscriptLine {
     }()
 
     static func json(_ m: ChatMessage, chat: ChatSummary, clock: TranscriptClock, media: MediaOutcome? = nil) throws -> String {
+        jsonLine(m, chat: chat, clock: clock, media: media).jsonText
+    }
+
+    /// The line's fields (`json` writes them; a test checks its text against `JSONEncoder`'s).
+    static func jsonLine(_ m: ChatMessage, chat: ChatSummary, clock: TranscriptClock, media: MediaOutcome? = nil) -> TranscriptJSONLine {
         var line = TranscriptJSONLine(
             chat_item_id: m.chatItemId, chat: .init(kind: chat.kind.rawValue, id: chat.id, name: chat.displayName),
             sender: sender(m.sender), direction: nil, sent_at: clock.iso8601(m.sentAt), created_at: clock.iso8601(m.createdAt),
@@ -239,7 +244,7 @@ enum TranscriptLine {
         case nil: break
         }
         if !m.reactions.isEmpty { line.reactions = m.reactions.map { .init(reaction: $0.reaction, count: $0.count, by_me: $0.byMe) } }
-        return String(decoding: try encoder.encode(line), as: UTF8.self)
+        return line
     }
 
     static func sender(_ s: ChatMessage.Sender) -> TranscriptJSONLine.Sender {

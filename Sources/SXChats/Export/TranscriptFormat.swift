@@ -167,6 +167,7 @@ struct TranscriptJSONLine: Encodable {
 }
 
 enum TranscriptLine {
+    /// The reference the hand-written lines are checked against (JSONLineTextTests); not used to write.
     static let encoder: JSONEncoder = {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

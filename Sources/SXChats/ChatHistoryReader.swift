@@ -127,12 +127,7 @@ public struct ChatHistoryReader {
         let crypto = schema.has("files", "file_crypto_key") ? "f.file_crypto_key IS NOT NULL AND f.file_crypto_nonce IS NOT NULL" : "0"
         let keys = schema.has("files", "file_crypto_key") ? "f.file_crypto_key, f.file_crypto_nonce" : "NULL, NULL"
         let fileColumns = hasFiles ? "f.file_id, f.file_name, f.file_size, f.file_path, f.ci_file_status, \(crypto)" : "NULL, NULL, NULL, NULL, NULL, 0"
-        let filter: String
-        switch chat.kind {
-        case .direct: filter = "i.contact_id = ?2"
-        case .group: filter = "i.group_id = ?2" + (schema.has("chat_items", "group_scope_tag") ? " AND i.group_scope_tag IS NULL" : "")
-        case .notes: filter = "i.note_folder_id = ?2"
-        }
+        let filter = chatFilter(chat.kind)
         var sql = """
             SELECT i.chat_item_id, i.item_sent, i.item_ts, i.created_at, i.item_content, i.item_text, \(column("item_deleted", "0")),
                    \(column("item_edited")), \(column("item_live")), \(column("timed_ttl")), \(column("timed_delete_at")),
@@ -163,15 +158,20 @@ public struct ChatHistoryReader {
         }
     }
 
+    /// The `WHERE` term that picks one chat's items (its id bound as ?2); a group's member-support
+    /// sub-chats are not the group's.
+    private func chatFilter(_ kind: ChatSummary.Kind) -> String {
+        switch kind {
+        case .direct: return "i.contact_id = ?2"
+        case .group: return "i.group_id = ?2" + (schema.has("chat_items", "group_scope_tag") ? " AND i.group_scope_tag IS NULL" : "")
+        case .notes: return "i.note_folder_id = ?2"
+        }
+    }
+
     /// The files of `chat`'s items in the window that have a stored path: what an export copies.
     public func storedFiles(_ chat: ChatReference, since: String? = nil, until: String? = nil) throws -> [(fileId: Int64, name: String)] {
         guard schema.has("files"), schema.has("files", "chat_item_id") else { return [] }
-        let filter: String
-        switch chat.kind {
-        case .direct: filter = "i.contact_id = ?2"
-        case .group: filter = "i.group_id = ?2" + (schema.has("chat_items", "group_scope_tag") ? " AND i.group_scope_tag IS NULL" : "")
-        case .notes: filter = "i.note_folder_id = ?2"
-        }
+        let filter = chatFilter(chat.kind)
         var sql = "SELECT f.file_id, f.file_name FROM files f JOIN chat_items i ON i.chat_item_id = f.chat_item_id "
             + "WHERE i.user_id = ?1 AND \(filter) AND f.file_path IS NOT NULL AND f.file_path != ''"
         if since != nil { sql += " AND i.item_ts >= ?3" }

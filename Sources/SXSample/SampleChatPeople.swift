@@ -68,7 +68,7 @@ struct SampleChatPeople {
                 try person(user: 1, id: id, name: name, isUser: false)
                 try connection.run([.integer(nextConnection), .blob(Self.agentConnectionID(Int(nextConnection - 1), seed: seed)), .text("contact"),
                                     .integer(id), .null, .text(Self.created), .text(Self.created)])
-                peers.contacts.append((contact: id, connection: nextConnection))
+                peers.contacts.append(.init(contact: id, connection: nextConnection, name: name))
                 nextConnection += 1
             }
             try db.execute("INSERT INTO note_folders (user_id, created_at, updated_at, chat_ts) VALUES (1, '\(Self.created)', '\(Self.created)', '\(Self.created)'), (2, '\(Self.created)', '\(Self.created)', '\(Self.created)')")
@@ -94,24 +94,26 @@ struct SampleChatPeople {
                 try groupProfile.run([.integer(id), .text(name), .text(Self.created), .text(Self.created)])
                 try group.run([.integer(id), .text(name), .integer(id), .text(Self.created), .text(Self.created), .text(Self.created),
                                .integer(Int64(perGroup + 1)), .integer(Int64(perGroup + 1))])
-                func memberID() -> ColumnValue { .blob((0..<12).map { _ in UInt8(truncatingIfNeeded: rng.next()) }) }
+                func memberID() -> [UInt8] { (0..<12).map { _ in UInt8(truncatingIfNeeded: rng.next()) } }
                 // The user's own membership: category `user`, holding the user's profile and contact.
-                try member.run([.integer(nextMember), .integer(id), memberID(), .text("owner"), .text("user"), .text("creator"), .text("alice"),
+                let ownMemberID = memberID()
+                try member.run([.integer(nextMember), .integer(id), .blob(ownMemberID), .text("owner"), .text("user"), .text("creator"), .text("alice"),
                                 .integer(1), .integer(1), .text(Self.created), .text(Self.created), .integer(0)])
                 nextMember += 1
-                var members: [(member: Int64, connection: Int64)] = []
+                var members: [ChatHistoryWriter.Peers.Member] = []
                 for m in 0..<perGroup {
-                    let (contactID, _) = peers.contacts[(m + g) % peers.contacts.count]
-                    try member.run([.integer(nextMember), .integer(id), memberID(), .text(m == 0 ? "admin" : "member"), .text("invitee"),
+                    let contactID = peers.contacts[(m + g) % peers.contacts.count].contact
+                    let sharedID = memberID()
+                    try member.run([.integer(nextMember), .integer(id), .blob(sharedID), .text(m == 0 ? "admin" : "member"), .text("invitee"),
                                     .text("connected"), .text(names[Int(contactID) - 2]), .integer(contactID), .integer(contactID),
                                     .text(Self.created), .text(Self.created), .integer(Int64(m + 1))])
                     try connection.run([.integer(nextConnection), .blob(Self.agentConnectionID(Int(nextConnection - 1), seed: seed)), .text("member"),
                                         .null, .integer(nextMember), .text(Self.created), .text(Self.created)])
-                    members.append((member: nextMember, connection: nextConnection))
+                    members.append(.init(member: nextMember, connection: nextConnection, memberID: sharedID, name: names[Int(contactID) - 2]))
                     nextMember += 1
                     nextConnection += 1
                 }
-                peers.groups.append((group: id, members: members))
+                peers.groups.append(.init(group: id, ownMemberID: ownMemberID, members: members))
             }
         }
         return Written(peers: peers)

@@ -480,6 +480,34 @@ enum SampleChatSchema {
           UNIQUE(chat_item_id, message_id)
         ) STRICT
         """,
+        // chat_schema.sql:569-577: edit history (only edited items have versions, the current one included).
+        """
+        CREATE TABLE chat_item_versions(
+          chat_item_version_id INTEGER PRIMARY KEY AUTOINCREMENT,
+          chat_item_id INTEGER NOT NULL REFERENCES chat_items ON DELETE CASCADE,
+          msg_content TEXT NOT NULL,
+          item_version_ts TEXT NOT NULL,
+          created_at TEXT NOT NULL DEFAULT(datetime('now')),
+          updated_at TEXT NOT NULL DEFAULT(datetime('now'))
+        ) STRICT
+        """,
+        // chat_schema.sql:578-591.
+        """
+        CREATE TABLE chat_item_reactions(
+          chat_item_reaction_id INTEGER PRIMARY KEY AUTOINCREMENT,
+          item_member_id BLOB,
+          shared_msg_id BLOB NOT NULL,
+          contact_id INTEGER REFERENCES contacts ON DELETE CASCADE,
+          group_id INTEGER REFERENCES groups ON DELETE CASCADE,
+          group_member_id INTEGER REFERENCES group_members ON DELETE SET NULL,
+          created_by_msg_id INTEGER REFERENCES messages(message_id) ON DELETE SET NULL,
+          reaction TEXT NOT NULL,
+          reaction_sent INTEGER NOT NULL,
+          reaction_ts TEXT NOT NULL,
+          created_at TEXT NOT NULL DEFAULT(datetime('now')),
+          updated_at TEXT NOT NULL DEFAULT(datetime('now'))
+        ) STRICT
+        """,
         // chat_schema.sql:552-560.
         """
         CREATE TABLE xftp_file_descriptions(
@@ -537,5 +565,8 @@ enum SampleChatSchema {
         "CREATE INDEX idx_chat_items_contacts ON chat_items(user_id, contact_id, item_status, created_at)", // 1091-1096
         "CREATE INDEX idx_chat_items_groups ON chat_items(user_id, group_id, item_status, item_ts)", // 1097-1102
         "CREATE INDEX note_folders_user_id ON note_folders(user_id)", // 1061
+        "CREATE INDEX idx_chat_item_versions_chat_item_id ON chat_item_versions(chat_item_id)",
+        "CREATE INDEX idx_chat_item_reactions_contact ON chat_item_reactions(contact_id, shared_msg_id)",
+        "CREATE INDEX idx_chat_item_reactions_group ON chat_item_reactions(group_id, shared_msg_id)", // these three: the index section of chat_schema.sql, same names
     ]
 }

@@ -21,7 +21,7 @@ public struct SampleDataDirectory: Sendable {
         public var contacts = 12
         public var groups = 3
         /// Chat items written (beyond those that carry files).
-        public var chatItems = 400
+        public var chatItems = 3000
         /// Keep writing chat history until the chat DB is at least this big (benchmarks).
         public var chatDatabaseBytes: Int64?
         /// Put the databases in WAL mode. The core sets no journal mode (simplexmq `Agent/Store/SQLite.hs`
@@ -32,7 +32,7 @@ public struct SampleDataDirectory: Sendable {
         public var bulkFiles = 0
 
         public init(photos: Int = 4, documents: Int = 4, seed: Int = 1, passphrase: SecretBytes = SampleDataDirectory.defaultPassphrase,
-                    contacts: Int = 12, groups: Int = 3, chatItems: Int = 400, chatDatabaseBytes: Int64? = nil, walMode: Bool = false, bulkFiles: Int = 0) {
+                    contacts: Int = 12, groups: Int = 3, chatItems: Int = 3000, chatDatabaseBytes: Int64? = nil, walMode: Bool = false, bulkFiles: Int = 0) {
             self.photos = photos
             self.documents = documents
             self.seed = seed

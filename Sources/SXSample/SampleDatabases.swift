@@ -43,7 +43,7 @@ struct SampleDatabases {
                 """)
             for (i, row) in files.enumerated() {
                 let sent = i % 3 == 0
-                let item = try writer.insertItem(text: "\(sent ? "sent" : "received") \(row.name)", with: i, sent: sent)
+                let item = try writer.insertFileItem(name: row.name, with: i, sent: sent)
                 let contact = people.peers.contacts[i % people.peers.contacts.count].contact
                 let key: ColumnValue = row.args.map { .blob($0.key.copyBytes()) } ?? .null
                 let nonce: ColumnValue = row.args.map { .blob($0.nonce) } ?? .null
@@ -65,6 +65,7 @@ struct SampleDatabases {
             }
             made += rows
         }
+        try ChatHistoryWriter.settleChatTimes(db)
         try checkForeignKeys(db, path: path)
     }
 

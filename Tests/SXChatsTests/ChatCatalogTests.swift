@@ -81,6 +81,7 @@ import SXTestSupport
         try db.execute("UPDATE users SET view_pwd_hash = x'01', view_pwd_salt = x'02' WHERE user_id = 2")
         try db.execute("UPDATE contacts SET deleted = 1 WHERE contact_id IN (\(withItems), \(withoutItems))")
         let noteFolder = try #require(try db.scalarInt("SELECT note_folder_id FROM note_folders WHERE user_id = 1"))
+        let notesBefore = try #require(try db.scalarInt("SELECT count(*) FROM chat_items WHERE note_folder_id = \(noteFolder)"))
         try db.execute("""
             INSERT INTO chat_items (user_id, note_folder_id, item_sent, item_ts, item_content, item_text, created_at, updated_at, item_status)
             VALUES (1, \(noteFolder), 1, '2026-01-02 03:04:05.123456', '{"sndMsgContent":{"msgContent":{"type":"text","text":"note"}}}', 'note',
@@ -92,7 +93,7 @@ import SXTestSupport
         #expect(chats.first { $0.kind == .direct && $0.id == withItems }?.deleted == true)
         #expect(!chats.contains { $0.kind == .direct && $0.id == withoutItems })
         let notes = try #require(chats.first { $0.kind == .notes })
-        #expect(notes.displayName == ChatCatalog.notesName && notes.messages == 1 && notes.lastMessageAt == "2026-01-02 03:04:05.123456")
+        #expect(notes.displayName == ChatCatalog.notesName && notes.messages == notesBefore + 1 && notes.lastMessageAt == "2026-01-02 03:04:05.123456")
         #expect(chats.first?.kind == .notes, "most recent first")
     }
 

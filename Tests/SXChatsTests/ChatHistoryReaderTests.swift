@@ -7,8 +7,7 @@ import SXSample
 import SXTestSupport
 
 /// One chat's items as the history shows them, from rows written here the way the core writes them
-/// (simplex-chat `chat_schema.sql` columns; `chat_item_reactions` 578-591 created as the core does,
-/// since the sample has no reactions table yet).
+/// (simplex-chat `chat_schema.sql` columns) over the sample's own varied history.
 @Suite struct ChatHistoryReaderTests {
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
@@ -57,33 +56,43 @@ import SXTestSupport
                 if case .integer(let v) = row[0] { return v } else { return nil }
             }
         }
-        try #require(ids.count >= 4)
+        // Four plain messages of the chat (the sample's history has every state; these have none yet).
+        let plain = try ReadAccess.read(f.path, passphrase: Self.passphrase) { db, _ in
+            try db.rows("""
+                SELECT chat_item_id FROM chat_items i WHERE contact_id = \(contact) AND item_deleted = 0 AND quoted_sent_at IS NULL
+                  AND item_edited IS NULL AND timed_ttl IS NULL AND fwd_from_tag IS NULL AND item_live IS NULL AND item_content LIKE '%MsgContent%'
+                  AND NOT EXISTS (SELECT 1 FROM chat_item_reactions r WHERE r.contact_id = i.contact_id AND r.shared_msg_id = i.shared_msg_id)
+                ORDER BY item_ts, chat_item_id LIMIT 4
+                """).compactMap { row -> Int64? in
+                if case .integer(let v) = row[0] { return v } else { return nil }
+            }
+        }
+        try #require(plain.count == 4)
         try f.write("""
             UPDATE chat_items SET quoted_sent_at = '2024-01-01 00:00:01', quoted_content = '{"type":"text","text":"the original"}', quoted_sent = 1,
-                   item_edited = 1 WHERE chat_item_id = \(ids[1]);
-            UPDATE chat_items SET item_deleted = 1 WHERE chat_item_id = \(ids[2]);
+                   item_edited = 1 WHERE chat_item_id = \(plain[1]);
+            UPDATE chat_items SET item_deleted = 1 WHERE chat_item_id = \(plain[2]);
             UPDATE chat_items SET timed_ttl = 86400, timed_delete_at = '2024-01-02 00:00:00', fwd_from_tag = 'contact', fwd_from_chat_name = 'dave',
-                   fwd_from_msg_dir = 0 WHERE chat_item_id = \(ids[3]);
-            CREATE TABLE chat_item_reactions (chat_item_reaction_id INTEGER PRIMARY KEY AUTOINCREMENT, item_member_id BLOB, shared_msg_id BLOB NOT NULL,
-                contact_id INTEGER, group_id INTEGER, group_member_id INTEGER, created_by_msg_id INTEGER, reaction TEXT NOT NULL,
-                reaction_sent INTEGER NOT NULL, reaction_ts TEXT NOT NULL, created_at TEXT, updated_at TEXT);
+                   fwd_from_msg_dir = 0 WHERE chat_item_id = \(plain[3]);
             INSERT INTO chat_item_reactions (shared_msg_id, contact_id, reaction, reaction_sent, reaction_ts)
-                SELECT shared_msg_id, contact_id, '{"type":"emoji","emoji":"👍"}', 1, '2024-01-01 01:00:00' FROM chat_items WHERE chat_item_id = \(ids[0]);
+                SELECT shared_msg_id, contact_id, '{"type":"emoji","emoji":"👍"}', 1, '2024-01-01 01:00:00' FROM chat_items WHERE chat_item_id = \(plain[0]);
             INSERT INTO chat_item_reactions (shared_msg_id, contact_id, reaction, reaction_sent, reaction_ts)
-                SELECT shared_msg_id, contact_id, '{"type":"emoji","emoji":"👍"}', 0, '2024-01-01 01:00:01' FROM chat_items WHERE chat_item_id = \(ids[0]);
+                SELECT shared_msg_id, contact_id, '{"type":"emoji","emoji":"👍"}', 0, '2024-01-01 01:00:01' FROM chat_items WHERE chat_item_id = \(plain[0]);
             INSERT INTO chat_item_reactions (shared_msg_id, contact_id, reaction, reaction_sent, reaction_ts)
-                SELECT shared_msg_id, contact_id, '{"type":"sticker","pack":"x"}', 0, '2024-01-01 01:00:02' FROM chat_items WHERE chat_item_id = \(ids[0]);
+                SELECT shared_msg_id, contact_id, '{"type":"sticker","pack":"x"}', 0, '2024-01-01 01:00:02' FROM chat_items WHERE chat_item_id = \(plain[0]);
             """)
         let history = try f.history(ChatReference(userId: 1, kind: .direct, id: contact))
         #expect(history.map(\.chatItemId) == ids)
         #expect(history.allSatisfy { $0.sender == .me || $0.sender == .contact(name) })
         #expect(history.contains { $0.sender == .me } && history.contains { $0.sender == .contact(name) })
-        #expect(history[0].reactions == [.init(reaction: "👍", count: 2, byMe: true), .init(reaction: #"{"type":"sticker","pack":"x"}"#, count: 1, byMe: false)])
-        #expect(history[1].quote == .init(sentAt: "2024-01-01 00:00:01", sentByMe: true, content: MessageContent(type: "text", text: "the original")))
-        #expect(history[1].edited && history[1].deletion == nil)
-        #expect(history[2].deletion == .deleted)
-        #expect(history[3].timedTTL == 86400 && history[3].timedDeleteAt == "2024-01-02 00:00:00" && history[3].forwardedFrom == "dave")
-        #expect(history.allSatisfy { if case .message = $0.content { return true } else { return false } })
+        let picked = try plain.map { id in try #require(history.first { $0.chatItemId == id }) }
+        #expect(picked[0].reactions == [.init(reaction: "👍", count: 2, byMe: true), .init(reaction: #"{"type":"sticker","pack":"x"}"#, count: 1, byMe: false)])
+        #expect(picked[1].quote == .init(sentAt: "2024-01-01 00:00:01", sentByMe: true, content: MessageContent(type: "text", text: "the original")))
+        #expect(picked[1].edited && picked[1].deletion == nil)
+        #expect(picked[2].deletion == .deleted)
+        #expect(picked[3].timedTTL == 86400 && picked[3].timedDeleteAt == "2024-01-02 00:00:00" && picked[3].forwardedFrom == "dave")
+        // A direct chat holds messages and calls.
+        #expect(history.allSatisfy { switch $0.content { case .message, .call: return true; default: return false } })
         let withFile = history.filter { $0.file != nil }
         let files = try f.scalar("SELECT count(*) FROM files f JOIN chat_items i ON i.chat_item_id = f.chat_item_id WHERE i.contact_id = \(contact)")
         #expect(Int64(withFile.count) == files)
@@ -91,6 +100,7 @@ import SXTestSupport
         // A window of item_ts: [since, until).
         let window = try f.history(ChatReference(userId: 1, kind: .direct, id: contact), since: history[1].sentAt, until: history[3].sentAt)
         #expect(window.map(\.chatItemId) == history.filter { $0.sentAt >= history[1].sentAt && $0.sentAt < history[3].sentAt }.map(\.chatItemId))
+        #expect(!window.isEmpty)
     }
 
     @Test("a group: members by name, the user as me, moderation by a member, blocking")

@@ -68,25 +68,71 @@ import SXTestSupport
 }
 
 
-/// The sample profile stores its items in the core's form, so each reads as a message.
+/// The sample profile stores its items in the core's form, and holds what real conversations hold.
 @Suite struct SampleItemContentTests {
-    @Test func everySampleItemIsAMessageInTheStoredForm() throws {
+    @Test("every sample item reads as a known kind in the stored form; the history has every state, over months")
+    func everySampleItemIsKnownAndEveryStateOccurs() throws {
         let folder = try TempFolder("sxkit-chats")
-        let data = try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 1, chatItems: 80))
-        let contents = try ReadAccess.read(data.directory.chatDatabase, passphrase: SampleDataDirectory.defaultPassphrase) { db, _ in
+        let data = try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 2, documents: 2, chatItems: 1500))
+        let (contents, counts) = try ReadAccess.read(data.directory.chatDatabase, passphrase: SampleDataDirectory.defaultPassphrase) { db, _ -> ([(Bool, ChatItemContent)], [String: Int64]) in
             let statement = try db.prepare("SELECT item_sent, item_content FROM chat_items ORDER BY chat_item_id")
             var out: [(Bool, ChatItemContent)] = []
             while try statement.step() { out.append((statement.int64(0) == 1, ChatItemContent.parse(statement.text(1) ?? ""))) }
-            return out
-        }
-        #expect(contents.count >= 80)
-        for (sent, content) in contents {
-            guard case .message(let direction, let message) = content else {
-                Issue.record("not a message: \(content)")
-                continue
+            var counts: [String: Int64] = [:]
+            let queries: [(String, String)] = [
+                ("quotes", "SELECT count(*) FROM chat_items WHERE quoted_sent_at IS NOT NULL AND quoted_content IS NOT NULL AND quoted_shared_msg_id IS NOT NULL"),
+                ("edited", "SELECT count(*) FROM chat_items WHERE item_edited = 1"),
+                ("edited with two versions", "SELECT count(*) FROM (SELECT chat_item_id FROM chat_item_versions GROUP BY chat_item_id HAVING count(*) = 2)"),
+                ("deleted", "SELECT count(*) FROM chat_items WHERE item_deleted = 1 AND item_deleted_by_group_member_id IS NULL"),
+                ("moderated", "SELECT count(*) FROM chat_items WHERE item_deleted = 1 AND item_deleted_by_group_member_id IS NOT NULL AND item_content = '{\"rcvModerated\":{}}'"),
+                ("blocked by admin", "SELECT count(*) FROM chat_items WHERE item_deleted = 3"),
+                ("timed", "SELECT count(*) FROM chat_items WHERE timed_ttl > 0 AND timed_delete_at > item_ts"),
+                ("live", "SELECT count(*) FROM chat_items WHERE item_live = 1"),
+                ("forwarded", "SELECT count(*) FROM chat_items WHERE fwd_from_tag = 'contact' AND fwd_from_chat_name IS NOT NULL"),
+                ("direct reactions", "SELECT count(*) FROM chat_item_reactions r JOIN chat_items i ON i.contact_id = r.contact_id AND i.shared_msg_id = r.shared_msg_id"),
+                ("group reactions", """
+                    SELECT count(*) FROM chat_item_reactions r JOIN chat_items i ON i.group_id = r.group_id AND i.shared_msg_id = r.shared_msg_id
+                    JOIN group_members m ON m.group_id = i.group_id AND m.member_id = r.item_member_id
+                     AND (m.group_member_id = i.group_member_id OR (i.group_member_id IS NULL AND m.member_category = 'user'))
+                    """),
+                ("links", "SELECT count(*) FROM chat_items WHERE item_content LIKE '%\"type\":\"link\"%\"preview\":{\"uri\"%'"),
+                ("images", "SELECT count(*) FROM chat_items i JOIN files f ON f.chat_item_id = i.chat_item_id WHERE i.item_content LIKE '%\"type\":\"image\"%'"),
+                ("voice", "SELECT count(*) FROM chat_items i JOIN files f ON f.chat_item_id = i.chat_item_id WHERE i.item_content LIKE '%\"type\":\"voice\",\"text\":\"\",\"duration\":%'"),
+                ("notes of both users", "SELECT count(DISTINCT user_id) FROM chat_items WHERE note_folder_id IS NOT NULL"),
+                ("received with a fraction", "SELECT count(*) FROM chat_items WHERE item_sent = 0 AND created_at LIKE '%.%' AND created_at > item_ts"),
+                ("days", "SELECT count(DISTINCT substr(item_ts, 1, 10)) FROM chat_items"),
+                ("months", "SELECT count(DISTINCT substr(item_ts, 1, 7)) FROM chat_items"),
+                ("chats whose chat_ts is their last item", "SELECT count(*) FROM contacts c WHERE chat_ts = (SELECT max(item_ts) FROM chat_items i WHERE i.contact_id = c.contact_id)"),
+            ]
+            for (name, sql) in queries {
+                counts[name] = try db.scalarInt(sql)
             }
-            #expect(direction == (sent ? .sent : .received))
-            #expect(message.isKnownType)
+            return (out, counts)
         }
+        #expect(contents.count >= 1500)
+        for (name, count) in counts.sorted(by: { $0.key < $1.key }) {
+            #expect(count > 0, "the sample has no \(name)")
+        }
+        #expect(counts["notes of both users"] == 2)
+        #expect(counts["months"]! >= 2, "the history spans months")
+        var calls = 0, events = 0
+        for (sent, content) in contents {
+            switch content {
+            case .message(let direction, let message):
+                #expect(direction == (sent ? .sent : .received))
+                #expect(message.isKnownType)
+            case .call(let direction, _, _):
+                #expect(direction == (sent ? .sent : .received))
+                calls += 1
+            case .event(_, let tag, let detail, _):
+                #expect(tag == "rcvGroupEvent" && ["memberConnected", "memberLeft"].contains(detail ?? ""))
+                events += 1
+            case .moderated(.received):
+                break
+            default:
+                Issue.record("not a kind the sample writes: \(content)")
+            }
+        }
+        #expect(calls > 0 && events > 0)
     }
 }

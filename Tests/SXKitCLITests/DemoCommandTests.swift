@@ -37,7 +37,8 @@ import SXTestSupport
             "removed orphans   1 file(s), 595.7 KiB",
             "files folder: 10 file(s), 3.74 MiB: 10 encrypted, 0 plaintext, 2 missing, 0 orphan(s)",
             "every table has the same row count: yes; every file has the same SHA-256: yes",
-            "user alice: 16 chat(s), 15 with messages, 412 message(s), 12 file(s)",
+            "user alice: 16 chat(s), 16 with messages, 2973 message(s), 12 file(s)",
+            "user alice-work: 1 chat(s), 1 with messages, 39 message(s), 0 file(s)",
             "try: sxkit chats list --data-dir ",
         ] {
             #expect(r.stdout.contains(line), "missing: \(line)")

@@ -45,7 +45,7 @@ struct SampleDatabaseTests {
         let path = role == .chat ? sample.directory.chatDatabase : sample.directory.agentDatabase
         let db = try open(path)
         let tables = try db.rows("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name <> 'sqlite_sequence'")
-        #expect(tables.count == (role == .chat ? 19 : 20))
+        #expect(tables.count == (role == .chat ? 21 : 20))
         for row in tables {
             guard case .text(let name) = row[0], case .text(let sql) = row[1] else { continue }
             #expect(sql.hasSuffix(" STRICT") || sql.hasSuffix(", STRICT"), "\(name) is not STRICT")
@@ -67,17 +67,19 @@ struct SampleDatabaseTests {
               JOIN display_names d ON d.user_id = u.user_id AND d.local_display_name = u.local_display_name
               JOIN note_folders n ON n.user_id = u.user_id
             """) == 2)
-        // item_content in the core's database form, sent and received.
-        let contents = try chat.rows("SELECT DISTINCT substr(item_content, 1, 30) FROM chat_items ORDER BY 1").compactMap { row -> String? in
+        // item_content in the core's database form (one key: the tag), sent and received.
+        let tags = try chat.rows("SELECT DISTINCT json_each.key FROM chat_items, json_each(chat_items.item_content) ORDER BY 1").compactMap { row -> String? in
             if case .text(let t) = row[0] { return t }
             return nil
         }
-        #expect(contents == [#"{"rcvMsgContent":{"msgContent":"#, #"{"sndMsgContent":{"msgContent":{"#].map { String($0.prefix(30)) })
-        // Direct items are on the contact's connection, group items received carry their member.
+        #expect(Set(tags).isSubset(of: ["rcvMsgContent", "sndMsgContent", "rcvCall", "sndCall", "rcvGroupEvent", "rcvModerated"]))
+        #expect(tags.contains("rcvMsgContent") && tags.contains("sndMsgContent"))
+        #expect(try chat.scalarInt("SELECT count(*) FROM chat_items WHERE (SELECT count(*) FROM json_each(item_content)) != 1") == 0)
+        // Direct messages are on the contact's connection (calls have no message here), group items received carry their member.
         #expect(try chat.scalarInt("""
             SELECT count(*) FROM chat_items i JOIN messages m ON m.message_id = i.created_by_msg_id
               JOIN connections c ON c.connection_id = m.connection_id WHERE i.contact_id IS NOT NULL AND c.contact_id = i.contact_id
-            """) == chat.scalarInt("SELECT count(*) FROM chat_items WHERE contact_id IS NOT NULL"))
+            """) == chat.scalarInt("SELECT count(*) FROM chat_items WHERE contact_id IS NOT NULL AND item_content LIKE '%MsgContent%'"))
         #expect(try chat.scalarInt("SELECT count(*) FROM chat_items WHERE group_id IS NOT NULL AND item_sent = 0 AND group_member_id IS NULL") == 0)
         // Every chat connection is an agent connection (same id).
         let agent = try open(sample.directory.agentDatabase)

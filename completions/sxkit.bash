@@ -1460,7 +1460,7 @@ _sxkit_demo() {
     repeating_flags=()
     non_repeating_flags=(--sample-only -h --help)
     repeating_options=()
-    non_repeating_options=(--dir --seed --chat-db-size --bulk-files)
+    non_repeating_options=(--dir --seed --chat-db-size --chat-items --bulk-files)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -1473,6 +1473,9 @@ _sxkit_demo() {
         return
         ;;
     '--chat-db-size')
+        return
+        ;;
+    '--chat-items')
         return
         ;;
     '--bulk-files')

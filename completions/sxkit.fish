@@ -111,7 +111,7 @@ function __sxkit_parse_tokens -S
                 __sxkit_parse_subcommand -r 1 'o/output=' 'user=' 'since=' 'until=' 'format=+' 'utc' 'force' 'no-media' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
         case 'demo'
-            __sxkit_parse_subcommand 0 'dir=' 'seed=' 'sample-only' 'chat-db-size=' 'bulk-files=' 'h/help'
+            __sxkit_parse_subcommand 0 'dir=' 'seed=' 'sample-only' 'chat-db-size=' 'chat-items=' 'bulk-files=' 'h/help'
         case 'help'
             __sxkit_parse_subcommand -r 1 
         end
@@ -578,6 +578,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit demo" seed' -l 'seed' -d 'Seed for the generated content.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit demo" sample-only' -l 'sample-only' -d 'Only build the sample data directory (for experiments and benchmarks); walk nothing.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit demo" chat-db-size' -l 'chat-db-size' -d 'Grow the sample chat database\'s history to at least this size (e.g. 500MB, 1GiB).' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit demo" chat-items' -l 'chat-items' -d 'Write this many chat items of conversation (besides those carrying files).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit demo" bulk-files' -l 'bulk-files' -d 'Add this many small files (1-8 KiB, some encrypted, missing or orphaned) to the sample files folder.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit demo" h help' -s 'h' -l 'help' -d 'Show help information.'
 

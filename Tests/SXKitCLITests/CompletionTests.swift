@@ -9,7 +9,7 @@ import SXTestSupport
     /// Options whose value is not a path. Every other option that takes a value must complete paths:
     /// a new option either completes paths or is added here on purpose.
     static let notPaths: Set<String> = [
-        "older-than", "confirm", "role", "seed", "chat-db-size", "bulk-files", "jobs", "max-size", "format",
+        "older-than", "confirm", "role", "seed", "chat-db-size", "bulk-files", "chat-items", "jobs", "max-size", "format",
         "max-pixels", "parallel", "listen", "expiry", "max-store", "recipients", "link",
         "passphrase-command", "new-passphrase-command", "server", "public-host", "certificate-algorithm", "socks-proxy",
         "user", "since", "until",

@@ -45,12 +45,20 @@ struct DemoCommand: ParsableCommand {
     var chatDbSize: ByteSizeArgument?
 
     @Option(name: .long, help: ArgumentHelp(
+        "Write this many chat items of conversation (besides those carrying files).", valueName: "count"))
+    var chatItems = SampleDataDirectory.Options().chatItems
+
+    @Option(name: .long, help: ArgumentHelp(
         "Add this many small files (1-8 KiB, some encrypted, missing or orphaned) to the sample files folder.", valueName: "count"))
     var bulkFiles = 0
 
+    func validate() throws {
+        if chatItems < 0 { throw ValidationError("--chat-items must be 0 or more") }
+    }
+
     func run() throws {
         let root = try dir.map { try DemoSteps.ensureEmptyFolder($0) } ?? DemoSteps.newTempFolder()
-        let steps = DemoSteps(root: root, seed: seed, chatDatabaseBytes: chatDbSize?.bytes, bulkFiles: bulkFiles)
+        let steps = DemoSteps(root: root, seed: seed, chatDatabaseBytes: chatDbSize?.bytes, bulkFiles: bulkFiles, chatItems: chatItems)
         if sampleOnly {
             let sample = try steps.buildSample()
             let out = ConsoleOutput.standardOutput
@@ -79,9 +87,11 @@ struct DemoSteps {
     let seed: Int
     let chatDatabaseBytes: Int64?
     let bulkFiles: Int
+    let chatItems: Int
     private let out = ConsoleOutput.standardOutput
 
-    init(root: String, seed: Int, chatDatabaseBytes: Int64? = nil, bulkFiles: Int = 0) {
+    init(root: String, seed: Int, chatDatabaseBytes: Int64? = nil, bulkFiles: Int = 0, chatItems: Int = SampleDataDirectory.Options().chatItems) {
+        self.chatItems = chatItems
         self.root = root
         self.seed = seed
         self.chatDatabaseBytes = chatDatabaseBytes
@@ -89,7 +99,7 @@ struct DemoSteps {
     }
 
     func buildSample() throws -> SampleDataDirectory {
-        try SampleDataDirectory.create(at: root, options: .init(seed: seed, chatDatabaseBytes: chatDatabaseBytes, bulkFiles: bulkFiles))
+        try SampleDataDirectory.create(at: root, options: .init(seed: seed, chatItems: chatItems, chatDatabaseBytes: chatDatabaseBytes, bulkFiles: bulkFiles))
     }
 
     func step(_ title: String) { out.writeLine("\n== \(title)") }

@@ -30,28 +30,37 @@ struct JSONObjectText {
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\b \f \n \r \t` or `\u00XX`.
+    /// Works on the UTF-8 bytes, copying the runs that need no escape whole (every line of an export
+    /// goes through here, several times).
     static func quoted(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+        var text = text
+        return text.withUTF8 { bytes -> String in
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 8)
+            out.append(0x22)
+            var run = 0
+            for i in 0..<bytes.count {
+                let b = bytes[i]
+                guard b < 0x20 || b == 0x22 || b == 0x5C else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                run = i + 1
+                switch b {
+                case 0x22: out += [0x5C, 0x22]
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x0A: out += [0x5C, 0x6E]
+                case 0x0D: out += [0x5C, 0x72]
+                case 0x09: out += [0x5C, 0x74]
+                case 0x08: out += [0x5C, 0x62]
+                case 0x0C: out += [0x5C, 0x66]
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out += [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0x0F)]]
                 }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
+            out.append(0x22)
+            return String(decoding: out, as: UTF8.self)
         }
-        return out + "\""
     }
 }
 

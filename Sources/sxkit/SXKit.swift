@@ -35,6 +35,9 @@ struct SXKit: ParsableCommand {
 @main
 enum Main {
     static func main() async {
+        // A write past the file-size limit (`ulimit -f`) must fail with EFBIG and be reported like a
+        // full disk, not end the process by SIGXFSZ's default action and leave partial files behind.
+        signal(SIGXFSZ, SIG_IGN)
         // From the raw argv: `CommandLine.arguments` turns bytes that are not UTF-8 (a Latin-1 file
         // name) into U+FFFD, losing the name; `FileNameBytes` keeps them.
         let arguments = (1..<Int(CommandLine.argc)).map { index in

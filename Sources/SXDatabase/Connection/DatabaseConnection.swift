@@ -1,3 +1,4 @@
+import Foundation
 import CSQLCipher
 import SXCore
 
@@ -225,6 +226,12 @@ public final class DatabaseConnection {
         }
         let extended = sqlite3_extended_errcode(handle)
         let primary = rc & 0xFF
+        // An I/O failure says only "disk I/O error" (and `sqlcipher_export` passes it on as SQLITE_ERROR):
+        // the errno behind it tells a full disk or a file-size limit (EFBIG) from a failing one.
+        let systemErrno = sqlite3_system_errno(handle)
+        if systemErrno != 0, primary == SQLITE_IOERR || primary == SQLITE_FULL || message.contains("disk I/O error") || message.contains("disk is full") {
+            message += ": " + String(cString: strerror(systemErrno))
+        }
         let fileKind = primary == SQLITE_NOTADB ? try? DatabaseFileKind.classify(path: path) : nil
         return DatabaseError(operation: operation, code: rc, extendedCode: extended & 0xFF == primary ? extended : rc,
                              message: message, sql: sql, path: path, fileKind: fileKind)

@@ -1,4 +1,5 @@
 import CSQLCipher
+import Foundation
 import SXCore
 
 /// A failed SQLite/SQLCipher call, carrying everything needed to act on it: the result code (and
@@ -46,10 +47,16 @@ public struct DatabaseError: SXError, Equatable {
         return extendedCode != code ? "\(name), extended code \(extendedCode)" : name
     }
 
+    /// The disk is full, a quota is reached or the file-size limit was hit.
+    public var isNoSpace: Bool {
+        code == SQLITE_FULL || [ENOSPC, EDQUOT, EFBIG].contains { message.hasSuffix(": " + String(cString: strerror($0))) }
+    }
+
     public var description: String {
         if isNotADatabase { return notADatabaseDescription }
         let subject = sql.map { "`\(Self.shortened($0))` in '\(path)'" } ?? "'\(path)'"
-        return "cannot \(operation) \(subject): \(message) (\(codeName))"
+        let remedy = isNoSpace ? " — free some space (or raise the file-size limit) and run the command again" : ""
+        return "cannot \(operation) \(subject): \(message) (\(codeName))\(remedy)"
     }
 
     private var notADatabaseDescription: String {

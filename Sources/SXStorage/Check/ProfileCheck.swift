@@ -123,9 +123,12 @@ public struct ProfileCheck: Sendable {
         path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
     }
 
-    /// A failure's reason without the path the library's wording starts with (it is named already).
+    /// A failure's reason without the path the library's wording starts with (it is named already)
+    /// and without its note that nothing was decrypted (`check` never decrypts).
     static func reason(_ message: String, path: String) -> String {
-        message.hasPrefix("'\(path)': ") ? String(message.dropFirst(path.count + 4)) : message
+        var reason = message.hasPrefix("'\(path)': ") ? String(message.dropFirst(path.count + 4)) : message
+        if reason.hasSuffix("; no plaintext was written") { reason.removeLast("; no plaintext was written".count) }
+        return reason
     }
 }
 

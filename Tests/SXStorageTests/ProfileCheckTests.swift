@@ -190,4 +190,13 @@ import SXTestSupport
         #expect(report.databases[0].journalMode == "wal")
         withExtendedLifetime(db) {}
     }
+
+    @Test("a WAL-mode database without frames is opened in place and still reported as journal wal")
+    func walModeWithoutFrames() throws {
+        let fixture = try Self.wholeFixture(walMode: true)
+        try #require(POSIXFile.linkStatus(DataDirectoryNames.wal(of: fixture.dir.chatDatabase)) == nil)
+        let report = try Self.check(fixture)
+        #expect(report.databases.map(\.journalMode) == ["wal", "wal"])
+        #expect(report.databases.map(\.walBytes) == [nil, nil])
+    }
 }

@@ -149,11 +149,18 @@ public enum DatabaseHealthCheck {
     }
 
     /// WAL frames mean WAL mode (the private copy's connection, opened read-only rather than
-    /// immutable, reports it). Otherwise page 1 says, which `JournalModeProbe` reads without
-    /// touching the file: an immutable connection always reports "delete".
+    /// immutable, reports it). Otherwise page 1 says (header bytes 18 and 19 are 2 for WAL, 1 for a
+    /// rollback journal; SQLite's file format, "The database header"): an immutable connection
+    /// always reports "delete". The decrypted page is read through the `sqlite_dbpage` table where
+    /// the SQLite build has it, which costs nothing; else `JournalModeProbe` reads it, at the price
+    /// of a second key derivation.
     private static func journalMode(_ path: String, db: DatabaseConnection, format: CipherFormat, key: SecretBytes,
                                     snapshot: ReadOnlySnapshot, tempRoot: String?) -> String? {
         if snapshot.isCopy { return (try? db.scalarText("PRAGMA journal_mode")) ?? nil }
+        if let versions = try? db.rows("SELECT substr(data, 19, 2) FROM sqlite_dbpage WHERE pgno = 1").first?.first,
+           case .blob(let bytes) = versions, bytes.count == 2 {
+            return bytes == [2, 2] ? "wal" : "delete"
+        }
         guard let pageSize = (try? db.scalarInt(format == .plaintext ? "PRAGMA page_size" : "PRAGMA cipher_page_size")) ?? nil,
               let wal = JournalModeProbe.isWAL(path: path, pageSize: Int(pageSize), passphrase: key, format: format, tempRoot: tempRoot)
         else { return nil }

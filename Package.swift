@@ -82,8 +82,9 @@ let package = Package(
         ),
         // Moving a whole profile to another machine: archive export + transfer, transfer + archive import.
         .target(name: "SXProfileMove", dependencies: ["SXCore", "SXCrypto", "SXDatabase", "SXArchive", "SXTransfer"], swiftSettings: strict),
-        // The storage report and cleaning of a data directory (needs the import's staging names).
-        .target(name: "SXStorage", dependencies: ["SXCore", "SXDatabase", "SXArchive"], swiftSettings: strict),
+        // The storage report, cleaning and `check` of a data directory (needs the import's staging
+        // names, and the CryptoFiles' tag check for `check --read-data`).
+        .target(name: "SXStorage", dependencies: ["SXCore", "SXDatabase", "SXArchive", "SXFileEncryption"], swiftSettings: strict),
         // `chats`: the conversations of a chat database, read without writing a byte.
         .target(name: "SXChats", dependencies: ["SXCore", "SXCrypto", "SXDatabase"], swiftSettings: strict),
         // `files`: the journalled batch engine for CryptoFiles, given paths or a data directory's files
@@ -128,7 +129,7 @@ let package = Package(
         ),
         .testTarget(name: "SXTransferTests", dependencies: ["SXTransfer", "SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXChatsTests", dependencies: ["SXChats", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
-        .testTarget(name: "SXStorageTests", dependencies: ["SXStorage", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
+        .testTarget(name: "SXStorageTests", dependencies: ["SXStorage", "SXCore", "SXCrypto", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXArchiveTests", dependencies: ["SXArchive", "SXCore", "SXDatabase", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXDatabaseTests", dependencies: ["SXDatabase", "SXCore", "SXSample", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXProfileMoveTests", dependencies: ["SXProfileMove", "SXArchive", "SXTransfer", "SXDatabase", "SXSample", "SXCore", "SXCrypto", "SXTestSupport"], swiftSettings: strict),

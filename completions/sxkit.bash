@@ -173,13 +173,13 @@ _sxkit() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    db|archive|files|image|transfer|relay|migrate|storage|clean|chats|demo|help)
+    db|archive|files|image|transfer|relay|migrate|storage|clean|check|chats|demo|help)
         # Offer subcommand argument completions
         "_sxkit_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'db archive files image transfer relay migrate storage clean chats demo help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'db archive files image transfer relay migrate storage clean check chats demo help' -- "${cur}"))
         ;;
     esac
 }
@@ -814,9 +814,9 @@ _sxkit_files_cat() {
 
 _sxkit_files_verify() {
     repeating_flags=()
-    non_repeating_flags=(--json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--manifest --args-file -j --jobs)
+    non_repeating_options=(--manifest --args-file --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command -j --jobs)
     __sxkit_offer_flags_options -1
 
     # Offer option value completions
@@ -827,6 +827,29 @@ _sxkit_files_verify() {
         ;;
     '--args-file')
         __sxkit_add_completions -f
+        return
+        ;;
+    '--data-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--files-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--temp-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--assets-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
         return
         ;;
     '-j'|'--jobs')
@@ -1346,6 +1369,44 @@ _sxkit_clean() {
     esac
 }
 
+_sxkit_check() {
+    repeating_flags=()
+    non_repeating_flags=(--desktop-passphrase --no-passphrase --deep --read-data --json -q --quiet -v --verbose -h --help)
+    repeating_options=()
+    non_repeating_options=(--data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command -j --jobs)
+    __sxkit_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--data-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--files-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--temp-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--assets-dir')
+        __sxkit_add_completions -d
+        return
+        ;;
+    '--passphrase-file')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--passphrase-command')
+        return
+        ;;
+    '-j'|'--jobs')
+        return
+        ;;
+    esac
+}
+
 _sxkit_chats() {
     repeating_flags=()
     non_repeating_flags=(-h --help)
@@ -1488,7 +1549,7 @@ _sxkit_help() {
     # `sxkit help <TAB>` offers command names, level by level (added by scripts/complete-help)
     local names=''
     case "${unparsed_words[*]:0:${#unparsed_words[@]}-1}" in
-    '') names='db archive files image transfer relay migrate storage clean chats demo' ;;
+    '') names='db archive files image transfer relay migrate storage clean check chats demo' ;;
     'db') names='inspect test-key rekey recover status migrate' ;;
     'archive') names='export import list verify recover' ;;
     'files') names='encrypt decrypt cat verify' ;;

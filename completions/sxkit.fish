@@ -62,7 +62,7 @@ function __sxkit_parse_tokens -S
             case 'cat'
                 __sxkit_parse_subcommand 1 'manifest=' 'args-file=' 'h/help'
             case 'verify'
-                __sxkit_parse_subcommand -r 1 'manifest=' 'args-file=' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand -r 1 'manifest=' 'args-file=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
         case 'image'
             __sxkit_parse_subcommand 0 'h/help'
@@ -102,6 +102,8 @@ function __sxkit_parse_tokens -S
             __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
         case 'clean'
             __sxkit_parse_subcommand 0 'temp' 'older-than=' 'orphans' 'leftovers' 'all-files' 'everything' 'dry-run' 'yes' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+        case 'check'
+            __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'deep' 'read-data' 'j/jobs=' 'json' 'q/quiet' 'v/verbose' 'h/help'
         case 'chats'
             __sxkit_parse_subcommand 0 'h/help'
             switch $unparsed_tokens[1]
@@ -178,6 +180,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" 
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" -eq 1' -fa 'migrate' -d 'Move a whole SimpleX profile (data directory) to another machine through a relay.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" -eq 1' -fa 'storage' -d 'Report where a data directory\'s space goes and what each clean-up would reclaim.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" -eq 1' -fa 'clean' -d 'Remove temp files, orphaned files, leftovers, every file, or everything from a data directory.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" -eq 1' -fa 'check' -d 'Say whether a profile is whole: databases, referenced files, CryptoFile tags, orphans, leftovers.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" -eq 1' -fa 'chats' -d 'Read the conversations of a data directory\'s chat database (read-only).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" -eq 1' -fa 'demo' -d 'Build a sample SimpleX data directory and walk through what sxkit can do with it.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit" -eq 1' -fa 'help' -d 'Show subcommand help information.'
@@ -380,6 +383,14 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit files verify" -ge 1' -F
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" manifest' -l 'manifest' -d 'Manifest holding the files\' keys.' -rF
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" args-file' -l 'args-file' -d 'A CryptoFileArgs JSON file ({"fileKey", "fileNonce"}), for a single file.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" j jobs' -s 'j' -l 'jobs' -d 'Files processed at once (default: the number of cores).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" json' -l 'json' -d 'Print JSON on stdout: one compact document, or one object a line (NDJSON) for streams and batches; a fatal error is also a JSON object on stderr.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit files verify" q quiet' -s 'q' -l 'quiet' -d 'Print only problems: errors, failed items and what a check found wrong (no summary, notes or progress).'
@@ -539,6 +550,21 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" q quiet' -s 'q' -l 'quiet' -d 'Print only problems: errors, failed items and what a check found wrong (no summary, notes or progress).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" v verbose' -s 'v' -l 'verbose' -d 'Also print every item done and the details the summary leaves out.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit clean" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" data-dir' -l 'data-dir' -d 'The SimpleX data directory (default: $SXKIT_DATA_DIR, else the desktop app\'s).' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" files-dir' -l 'files-dir' -d 'Override the files folder.' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" temp-dir' -l 'temp-dir' -d 'Override the temp folder.' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" assets-dir' -l 'assets-dir' -d 'Override the assets folder.' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" passphrase-file' -l 'passphrase-file' -d 'Read the passphrase from this file (one trailing newline is ignored). Also: --passphrase-command, $SXKIT_PASSPHRASE, $SXKIT_PASSPHRASE_FILE, or a prompt on the terminal.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" passphrase-command' -l 'passphrase-command' -d 'Run this command with /bin/sh -c and use what it prints as the passphrase (one trailing newline is ignored); it must exit 0.' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" desktop-passphrase' -l 'desktop-passphrase' -d 'Use the passphrase the desktop app stored in its settings.properties.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" no-passphrase' -l 'no-passphrase' -d 'The databases are not encrypted: use no passphrase.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" deep' -l 'deep' -d 'Run integrity_check and cipher_integrity_check instead of quick_check (reads every page).'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" read-data' -l 'read-data' -d 'Verify every CryptoFile\'s tag with its key from the chat database (reads every encrypted byte).'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" j jobs' -s 'j' -l 'jobs' -d 'Files processed at once (default: the number of cores).' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" json' -l 'json' -d 'Print JSON on stdout: one compact document, or one object a line (NDJSON) for streams and batches; a fatal error is also a JSON object on stderr.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" q quiet' -s 'q' -l 'quiet' -d 'Print only problems: errors, failed items and what a check found wrong (no summary, notes or progress).'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" v verbose' -s 'v' -l 'verbose' -d 'Also print every item done and the details the summary leaves out.'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit check" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit chats" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit chats" -eq 1' -fa 'list' -d 'List every user profile and its contacts, groups and private notes, with message and file counts.'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit chats" -eq 1' -fa 'export' -d 'Export chats as text or JSON Lines transcripts, with a manifest of hashes (read-only).'
@@ -587,7 +613,7 @@ function __sxkit_help_names
     set -l words (__sxkit_tokens -pc)
     switch (string join ' ' -- $words[3..])
     case ''
-        printf '%s\n' db archive files image transfer relay migrate storage clean chats demo
+        printf '%s\n' db archive files image transfer relay migrate storage clean check chats demo
     case 'db'
         printf '%s\n' inspect test-key rekey recover status migrate
     case 'archive'

@@ -20,7 +20,7 @@ struct SXKit: ParsableCommand {
         --passphrase-file, --passphrase-command, SXKIT_PASSPHRASE, SXKIT_PASSPHRASE_FILE, or the \
         prompt (on the terminal, even when stdin is a pipe).
         """,
-        subcommands: [DatabaseCommand.self, ArchiveCommand.self, FilesCommand.self, ImageCommand.self, TransferCommand.self, RelayCommand.self, MigrateCommand.self, StorageCommand.self, CleanCommand.self, ChatsCommand.self, DemoCommand.self]
+        subcommands: [DatabaseCommand.self, ArchiveCommand.self, FilesCommand.self, ImageCommand.self, TransferCommand.self, RelayCommand.self, MigrateCommand.self, StorageCommand.self, CleanCommand.self, CheckCommand.self, ChatsCommand.self, DemoCommand.self]
     )
 
     @Flag(name: .long, help: "Show sxkit's version and the versions of the libraries it loaded.")

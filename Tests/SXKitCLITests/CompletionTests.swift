@@ -124,7 +124,7 @@ import SXTestSupport
     @Test func helpCompletesCommandNamesInBash() throws {
         let offers = try Self.bashOffers([["sxkit", "help", ""], ["sxkit", "help", "db", ""], ["sxkit", "help", "ar"],
                                           ["sxkit", "help", "files", "en"]])
-        #expect(Set(offers[0]) == ["db", "archive", "files", "image", "transfer", "relay", "migrate", "storage", "clean", "chats", "demo"])
+        #expect(Set(offers[0]) == ["db", "archive", "files", "image", "transfer", "relay", "migrate", "storage", "clean", "check", "chats", "demo"])
         #expect(Set(offers[1]) == ["inspect", "test-key", "rekey", "recover", "status", "migrate"])
         #expect(offers[2] == ["archive"])
         #expect(offers[3] == ["encrypt"])
@@ -178,7 +178,7 @@ import SXTestSupport
                      "sxkit archive list ", "sxkit dem"]
         let offers = shell == "zsh" ? try Self.zshOffers(lines) : try Self.fishOffers(lines)
         try #require(offers.count == lines.count)
-        #expect(offers[0] == ["db", "archive", "files", "image", "transfer", "relay", "migrate", "storage", "clean", "chats", "demo"])
+        #expect(offers[0] == ["db", "archive", "files", "image", "transfer", "relay", "migrate", "storage", "clean", "check", "chats", "demo"])
         #expect(offers[1] == ["inspect", "test-key", "rekey", "recover", "status", "migrate"])
         // zsh adds no slash to folder matches; fish does.
         let folder: Set<String> = shell == "zsh" ? ["somedir"] : ["somedir/"]

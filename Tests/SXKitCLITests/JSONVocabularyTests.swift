@@ -128,6 +128,8 @@ import Glibc
         #expect(try Self.expectDocument(migrate, "db migrate")["databases"] is [Any])
         try Self.expectDocument(try CLI.run(["db", "recover", "--data-dir", data, "--json"]), "db recover")
 
+        let check = try Self.expectDocument(try CLI.run(["check", "--data-dir", data, "--read-data", "--json"], environment: env), "check")
+        #expect(check["whole"] as? Bool == false && (check["cryptoFiles"] as? [String: Any])?["failed"] is [Any])
         let storage = try Self.expectDocument(try CLI.run(["storage", "--data-dir", data, "--json"], environment: env), "storage")
         #expect((storage["reclaimable"] as? [[String: Any]])?.first?["category"] as? String == "temp")
         try Self.expectDocument(try CLI.run(["clean", "--data-dir", data, "--temp", "--orphans", "--dry-run", "--json"], environment: env), "clean")

@@ -15,9 +15,9 @@ struct CareFixture {
     var files: String { dir.filesFolder! }
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
-    init() throws {
+    init(walMode: Bool = false) throws {
         folder = try TempFolder("sxkit-care")
-        sample = try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 3, chatItems: 50))
+        sample = try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 3, chatItems: 50, walMode: walMode))
     }
 
     func care(_ passphrase: SecretBytes? = CareFixture.passphrase) -> DataDirectoryCare {

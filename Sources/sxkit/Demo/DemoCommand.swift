@@ -131,6 +131,7 @@ struct DemoSteps {
         try runCareSteps(sample, passphrase: DatabaseDemo.newPassphrase)
         try runMigrateStep(sample, passphrase: DatabaseDemo.newPassphrase)
         try runChatsStep(DatabaseDemo.newPassphrase)
+        try runCheckStep(sample, passphrase: DatabaseDemo.newPassphrase)
 
         step("Done")
         let file = try writePassphraseFile(DatabaseDemo.newPassphrase)

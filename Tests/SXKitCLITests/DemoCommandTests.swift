@@ -39,6 +39,8 @@ import SXTestSupport
             "every table has the same row count: yes; every file has the same SHA-256: yes",
             "user alice: 16 chat(s), 15 with messages, 412 message(s), 12 file(s)",
             "try: sxkit chats list --data-dir ",
+            "chat(s) as HTML pages, ",
+            "/chats-html/index.html",
         ] {
             #expect(r.stdout.contains(line), "missing: \(line)")
         }

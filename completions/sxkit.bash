@@ -1488,7 +1488,7 @@ _sxkit_chats_export() {
         return
         ;;
     '--format')
-        __sxkit_add_completions -W 'txt'$'\n''jsonl'
+        __sxkit_add_completions -W 'txt'$'\n''jsonl'$'\n''html'
         return
         ;;
     '--data-dir')

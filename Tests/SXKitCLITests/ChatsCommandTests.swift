@@ -82,4 +82,39 @@ import SXTestSupport
         #expect(unknown.status == 1 && unknown.stderr.contains("no chat is called 'nobody'"), "\(unknown.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.file("y")))
     }
+
+    @Test func exportAsHTMLWritesPagesAndAnIndexInTheManifestAndRefusesAnExistingIndex() throws {
+        let dir = try TempFolder()
+        let data = try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 60))
+        let before = try FolderSnapshot.take(data.directory.root)
+        let out = dir.file("export")
+        let run = try CLI.run(["chats", "export", "bob", "family", "-o", out, "--format", "html", "--format", "txt", "--data-dir", dir.file("data")],
+                              environment: Self.env)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("direct:2 bob: ") && run.stdout.contains("1-alice/direct-2-bob.html, 1-alice/direct-2-bob.txt"), "\(run.stdout)")
+        #expect(run.stdout.hasSuffix("open \(out)/index.html in a browser: it lists every exported chat's page\n"), "\(run.stdout)")
+        let index = try String(contentsOfFile: Path.join(out, "index.html"), encoding: .utf8)
+        #expect(index.contains("<a href=\"1-alice/direct-2-bob.html\">bob</a>") && index.contains("<a href=\"1-alice/group-1-family.html\">family</a>"), "\(index)")
+        let page = try String(contentsOfFile: Path.join(out, "1-alice/direct-2-bob.html"), encoding: .utf8)
+        #expect(page.hasPrefix("<!DOCTYPE html>") && page.contains("<img class=\"media\" src=\"../media/") && !page.contains("<script"))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Path.join(out, "manifest.json")))) as? [String: Any])
+        let listed = Set((manifest["files"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String })
+        #expect(listed.isSuperset(of: ["index.html", "1-alice/direct-2-bob.html", "1-alice/group-1-family.html"]), "\(listed)")
+        #expect(manifest["formats"] as? [String] == ["html", "txt"])
+        for file in ["index.html", "1-alice/direct-2-bob.html"] {
+            #expect(try POSIXFile.status(Path.join(out, file)).st_mode & 0o777 == 0o600, "\(file)")
+        }
+        #expect(try FolderSnapshot.take(data.directory.root) == before, "read-only")
+
+        // Another export into the same folder would replace index.html: refused, nothing written.
+        let other = dir.file("other")
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        try Data("my own index".utf8).write(to: URL(fileURLWithPath: Path.join(other, "index.html")))
+        let refused = try CLI.run(["chats", "export", "bob", "-o", other, "--format", "html", "--data-dir", dir.file("data")], environment: Self.env)
+        #expect(refused.status == 1 && refused.stderr.contains("index.html") && refused.stderr.contains("--force"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: other) == ["index.html"])
+        let forced = try CLI.run(["chats", "export", "bob", "-o", other, "--format", "html", "--force", "--data-dir", dir.file("data")], environment: Self.env)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOfFile: Path.join(other, "index.html"), encoding: .utf8).contains("<a href=\"1-alice/direct-2-bob.html\">bob</a>"))
+    }
 }

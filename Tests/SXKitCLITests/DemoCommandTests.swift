@@ -40,6 +40,8 @@ import SXTestSupport
             "user alice: 16 chat(s), 16 with messages, 2973 message(s), 12 file(s)",
             "user alice-work: 1 chat(s), 1 with messages, 39 message(s), 0 file(s)",
             "try: sxkit chats list --data-dir ",
+            "chat(s) as HTML pages, ",
+            "/chats-html/index.html",
         ] {
             #expect(r.stdout.contains(line), "missing: \(line)")
         }

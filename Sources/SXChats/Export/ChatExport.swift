@@ -59,6 +59,8 @@ public struct ChatExport {
         public var output: String
         public var chats: [ExportedChat]
         public var manifest: String
+        /// The HTML pages' index (`DIR/index.html`), when html is among the formats.
+        public var index: String?
         public var databaseSHA256: String
         public var databaseUnchanged: Bool
     }
@@ -112,7 +114,9 @@ public struct ChatExport {
                         .map { Path.join(output, MediaCopy.relativePath(fileId: $0.fileId, name: $0.name)) }
                 }
             }
-            try options.outputPolicy.check(plan.flatMap(\.2) + media + [manifestPath])
+            // The HTML pages' index is written last, but checked with everything else, before anything is written.
+            let indexPath = options.formats.contains(.html) ? Path.join(output, "index.html") : nil
+            try options.outputPolicy.check(plan.flatMap(\.2) + media + (indexPath.map { [$0] } ?? []) + [manifestPath])
             try Folders.create(output, permissions: 0o700)
             // Counted in items: exact without a time window (the catalog's counts), open-ended with one.
             let windowed = options.since != nil || options.until != nil
@@ -120,15 +124,25 @@ public struct ChatExport {
             let copier = options.filesFolder.map { MediaCopy(filesFolder: $0, output: output) }
             var exported: [ExportedChat] = []
             var written: [WrittenFile] = []
+            var index: [TranscriptHTMLIndex.Entry] = []
             for (user, chat, paths) in plan {
                 for path in paths { try Folders.create(Path.parent(path), permissions: 0o700) }
                 let writers = try paths.map { try AtomicFileWriter(destination: $0, mode: 0o600) }
                 var count: Int64 = 0
                 var copied = 0, missing = 0, failed = 0
+                var first: String?, last: String?
+                var pages = zip(options.formats, paths).map { format, path in
+                    format == .html ? TranscriptHTMLPage(chat: chat, user: user, clock: options.clock, pagePath: String(path.dropFirst(output.count + 1))) : nil
+                }
                 do {
+                    for (page, writer) in zip(pages, writers) {
+                        if let page { try writer.write(Array(page.begin().utf8)) }
+                    }
                     try reader.forEach(ChatReference(userId: user.userId, kind: chat.kind, id: chat.id), since: options.since, until: options.until) { message in
                         count += 1
                         progress?.itemDone()
+                        if first == nil { first = message.sentAt }
+                        last = message.sentAt
                         let outcome = try message.file.flatMap { try copier?.copy($0) }
                         switch outcome {
                         case .copied(let path)?:
@@ -138,11 +152,18 @@ public struct ChatExport {
                         case .failed?: failed += 1
                         case nil: break
                         }
-                        for (format, writer) in zip(options.formats, writers) {
-                            let line = format == .jsonl ? try TranscriptLine.json(message, chat: chat, clock: options.clock, media: outcome)
-                                : TranscriptLine.text(message, clock: options.clock, media: outcome)
-                            try writer.write(Array((line + "\n").utf8))
+                        for (i, writer) in writers.enumerated() {
+                            let text: String
+                            switch options.formats[i] {
+                            case .txt: text = TranscriptLine.text(message, clock: options.clock, media: outcome) + "\n"
+                            case .jsonl: text = try TranscriptLine.json(message, chat: chat, clock: options.clock, media: outcome) + "\n"
+                            case .html: text = pages[i]?.item(message, media: outcome) ?? ""
+                            }
+                            try writer.write(Array(text.utf8))
                         }
+                    }
+                    for (page, writer) in zip(pages, writers) {
+                        if let page { try writer.write(Array(page.end(items: count).utf8)) }
                     }
                     for writer in writers {
                         try writer.finishWriting(flush: true)
@@ -153,11 +174,18 @@ public struct ChatExport {
                     throw error
                 }
                 for path in paths { written.append(try Self.describe(path, in: output)) }
+                if let page = zip(options.formats, paths).first(where: { $0.0 == .html })?.1 {
+                    index.append(.init(user: user, chat: chat, page: String(page.dropFirst(output.count + 1)), items: count, first: first, last: last))
+                }
                 exported.append(ExportedChat(userId: user.userId, kind: chat.kind, id: chat.id, name: chat.displayName, messages: count,
                                              files: paths.map { String($0.dropFirst(output.count + 1)) },
                                              mediaCopied: copied, mediaMissing: missing, mediaFailed: failed))
             }
-            return (Report(output: output, chats: exported, manifest: manifestPath, databaseSHA256: "", databaseUnchanged: false), written)
+            if let indexPath {
+                try AtomicFileWriter.write(Array(TranscriptHTMLIndex.page(index, clock: options.clock).utf8), to: indexPath, mode: 0o600)
+                written.append(try Self.describe(indexPath, in: output))
+            }
+            return (Report(output: output, chats: exported, manifest: manifestPath, index: indexPath, databaseSHA256: "", databaseUnchanged: false), written)
         }
         let after = try Self.fingerprint(database)
         let manifest = Manifest(sxkit: version, command: command, created_at: TranscriptClock.utc.iso8601(Self.now()),

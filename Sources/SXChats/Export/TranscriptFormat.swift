@@ -3,9 +3,10 @@ import Foundation
 import Glibc
 #endif
 
-/// The formats a chat is exported in: one line per item, streamed.
+/// The formats a chat is exported in, each streamed item by item: a line per item (txt, jsonl),
+/// or an element per item of a self-contained page (html, `TranscriptHTMLPage`).
 public enum TranscriptFormat: String, Sendable, CaseIterable {
-    case txt, jsonl
+    case txt, jsonl, html
 
     public var fileExtension: String { rawValue }
 }
@@ -265,33 +266,25 @@ enum TranscriptLine {
         }
     }
 
-    /// `[2024-01-01 10:00:05 +01:00] bob: hello (edited)`, then indented lines for the quote, file
-    /// and reactions. Events read `* …`; what sxkit cannot read is kept, marked.
-    static func text(_ m: ChatMessage, clock: TranscriptClock, media: MediaOutcome? = nil) -> String {
-        let who = senderName(m.sender)
-        var body: String
-        switch m.content {
-        case .message(_, let content):
-            var t = content.text
-            switch content.type {
-            case "voice": t = "[voice message\(content.duration.map { ", \($0) s" } ?? "")]" + (t.isEmpty ? "" : " " + t)
-            case "video": t = "[video\(content.duration.map { ", \($0) s" } ?? "")]" + (t.isEmpty ? "" : " " + t)
-            case "image": t = "[image]" + (t.isEmpty ? "" : " " + t)
-            case "file": t = "[file]" + (t.isEmpty ? "" : " " + t)
-            case "report": t = "[report: \(content.reportReason ?? "")]" + (t.isEmpty ? "" : " " + t)
-            case "chat": t = "[chat link: \(content.chatLinkType ?? "")]" + (t.isEmpty ? "" : " " + t)
-            default:
-                if !content.isKnownType { t = "[\(content.type): not understood by this sxkit]" + (t.isEmpty ? "" : " " + t) }
-            }
-            body = "\(who): \(t)"
-        case .deleted: body = "\(who): [deleted]"
-        case .moderated: body = "\(who): [moderated]"
-        case .blocked: body = "\(who): [blocked]"
-        case .call(_, let status, let duration): body = "* call \(status)\(duration.map { ", \($0) s" } ?? "") (\(who))"
-        case .event(_, let tag, let detail, _): body = "* \(who): \(detail.map { "\(tag) \($0)" } ?? tag)"
-        case .unknown(let tag, let raw): body = "\(who): [\(tag): not understood by this sxkit] \(raw)"
-        case .invalid(let raw): body = "\(who): [content not readable as stored] \(raw)"
+    /// What a message's type adds before its text (`voice message, 9 s`, `image`, `report: spam`,
+    /// `…: not understood by this sxkit`); nil for text and links. The text and HTML transcripts
+    /// both say it in these words.
+    static func typeLabel(_ content: MessageContent) -> String? {
+        switch content.type {
+        case "voice": return "voice message\(content.duration.map { ", \($0) s" } ?? "")"
+        case "video": return "video\(content.duration.map { ", \($0) s" } ?? "")"
+        case "image": return "image"
+        case "file": return "file"
+        case "report": return "report: \(content.reportReason ?? "")"
+        case "chat": return "chat link: \(content.chatLinkType ?? "")"
+        default: return content.isKnownType ? nil : "\(content.type): not understood by this sxkit"
         }
+    }
+
+    /// What SimpleX records about an item beside its content, in the words both the text and the
+    /// HTML transcripts use: deleted, blocked, blocked by admin, moderated [by …], edited, live,
+    /// disappears after N s, forwarded [from …].
+    static func marks(_ m: ChatMessage) -> [String] {
         var marks: [String] = []
         switch m.deletion {
         case nil: break
@@ -304,6 +297,28 @@ enum TranscriptLine {
         if m.live { marks.append("live") }
         if let ttl = m.timedTTL { marks.append("disappears after \(ttl) s") }
         if let from = m.forwardedFrom { marks.append(from.isEmpty ? "forwarded" : "forwarded from \(from)") }
+        return marks
+    }
+
+    /// `[2024-01-01 10:00:05 +01:00] bob: hello (edited)`, then indented lines for the quote, file
+    /// and reactions. Events read `* …`; what sxkit cannot read is kept, marked.
+    static func text(_ m: ChatMessage, clock: TranscriptClock, media: MediaOutcome? = nil) -> String {
+        let who = senderName(m.sender)
+        var body: String
+        switch m.content {
+        case .message(_, let content):
+            var t = content.text
+            if let label = typeLabel(content) { t = "[\(label)]" + (t.isEmpty ? "" : " " + t) }
+            body = "\(who): \(t)"
+        case .deleted: body = "\(who): [deleted]"
+        case .moderated: body = "\(who): [moderated]"
+        case .blocked: body = "\(who): [blocked]"
+        case .call(_, let status, let duration): body = "* call \(status)\(duration.map { ", \($0) s" } ?? "") (\(who))"
+        case .event(_, let tag, let detail, _): body = "* \(who): \(detail.map { "\(tag) \($0)" } ?? tag)"
+        case .unknown(let tag, let raw): body = "\(who): [\(tag): not understood by this sxkit] \(raw)"
+        case .invalid(let raw): body = "\(who): [content not readable as stored] \(raw)"
+        }
+        let marks = Self.marks(m)
         // Line breaks inside a message stay, indented under it, so each item still starts a line with its time.
         body = body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\n    ")
         var out = "[\(clock.readable(m.sentAt))] \(body)" + (marks.isEmpty ? "" : " (\(marks.joined(separator: ", ")))")

@@ -24,10 +24,11 @@ struct DemoCommand: ParsableCommand {
         it (its XFTP server is stopped before it ends). The folder is itself the sample data directory \
         (simplex_v1_chat.db, simplex_v1_agent.db, simplex_v1_files/, simplex_v1_assets/, tmp/) and holds \
         what the steps made: imported/ and migrated/ (the profile imported from an archive and moved with \
-        migrate send/receive), simplex-chat-archive.zip, compressed/ (images), outbox/, decrypted/, \
-        files-manifest.json and tampered.bin (CryptoFiles), transfer-*/, migrate-*/ and \
-        xftp-server/ and xftp-transfer/ (relays, descriptions and received files). Nothing in it is \
-        needed afterwards; remove it with rm -rf FOLDER (the last line of the demo names it).
+        migrate send/receive), chats-html/ (the moved profile's chats as HTML pages), \
+        simplex-chat-archive.zip, compressed/ (images), outbox/, decrypted/, files-manifest.json and \
+        tampered.bin (CryptoFiles), transfer-*/, migrate-*/ and xftp-server/ and xftp-transfer/ \
+        (relays, descriptions and received files). Nothing in it is needed afterwards; remove it with \
+        rm -rf FOLDER (the last line of the demo names it).
         """
     )
 

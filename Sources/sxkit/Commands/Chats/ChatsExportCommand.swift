@@ -11,7 +11,7 @@ extension TranscriptFormat: ExpressibleByArgument {}
 struct ChatsExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export chats as text or JSON Lines transcripts, with a manifest of hashes (read-only).",
+        abstract: "Export chats as text, JSON Lines or HTML transcripts, with a manifest of hashes (read-only).",
         discussion: """
         Writes one file per chat and format under DIR/<user>/<kind>-<id>-<name>.<ext> (mode 0600, \
         folders 0700), the attached files into DIR/media/<file-id>-<name> (CryptoFiles decrypted with \
@@ -23,8 +23,11 @@ struct ChatsExportCommand: ParsableCommand {
         (deleted, blocked, moderated and by whom), forwarded, disappearing, live, reactions, voice \
         and video duration, link preview, report reason, the attached file's name, size and status; \
         calls and group events are event lines; content this sxkit does not understand is kept and \
-        marked. CHAT is a display name or KIND:ID as `sxkit chats list` shows them (direct:5, \
-        group:2, notes:1); without CHAT, every chat of every user (or of --user). Existing outputs \
+        marked. HTML pages are self-contained (no script, nothing loaded from the network): \
+        pictures and stickers inline, voice and video as players of the copies in DIR/media/, day \
+        separators, quotes; open DIR/index.html, which lists every exported chat. CHAT is a \
+        display name or KIND:ID as `sxkit chats list` shows them (direct:5, group:2, notes:1); \
+        without CHAT, every chat of every user (or of --user). Existing outputs \
         are refused before anything is written, unless --force. Read-only like `sxkit db inspect`.
         """
     )
@@ -45,7 +48,7 @@ struct ChatsExportCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Only items sent before this time (same forms as --since).", valueName: "time"))
     var until: String?
 
-    @Option(name: .long, help: ArgumentHelp("txt or jsonl; give it more than once for several (default: txt).", valueName: "format"))
+    @Option(name: .long, help: ArgumentHelp("txt, jsonl or html; give it more than once for several (default: txt).", valueName: "format"))
     var format: [TranscriptFormat] = []
 
     @Flag(name: .long, help: "Write times in UTC instead of the local time zone.")
@@ -97,6 +100,7 @@ struct ChatsExportCommand: ParsableCommand {
             }
             out.writeLine("exported \(report.chats.count) chat(s) into \(report.output); manifest \(report.manifest); "
                 + "the database's SHA-256 is \(report.databaseUnchanged ? "unchanged" : "CHANGED") (\(report.databaseSHA256.prefix(16))…)")
+            if let index = report.index { out.writeLine("open \(index) in a browser: it lists every exported chat's page") }
         }
         if !report.databaseUnchanged { throw CommandFailure(status: .failed) }
     }

@@ -33,6 +33,36 @@ import SXTestSupport
         return String(text.prefix(64))
     }
 
+    @Test("two threads, each with its own connection, write the same files as one; an error in one stops the export and publishes nothing of that chat")
+    func threads() throws {
+        let folder = try TempFolder("sxkit-export")
+        let data = try sample(folder)
+        var options = ChatExport.Options(formats: [.txt, .jsonl, .html], filesFolder: data.directory.filesFolder)
+        options.threads = 1
+        let one = try export(data, to: folder.file("one"), options)
+        options.threads = 2
+        let two = try export(data, to: folder.file("two"), options)
+        #expect(one.chats == two.chats && one.chats.count > 2)
+        func files(_ root: String) throws -> [String: Data] {
+            try FolderSnapshot.take(root).entries.filter { $0.value.bytes != nil && $0.key != "manifest.json" }.mapValues { $0.bytes! }
+        }
+        let written = try files(folder.file("one"))
+        #expect(written.count > one.chats.count * 3)
+        #expect(written == (try files(folder.file("two"))), "the same bytes from two threads")
+        let manifests = try [folder.file("one"), folder.file("two")].map { root -> [[String: Any]] in
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: Path.join(root, "manifest.json")))) as? [String: Any]
+            return try #require(object?["files"] as? [[String: Any]])
+        }
+        #expect(manifests[0].map { $0["path"] as? String } == manifests[1].map { $0["path"] as? String }, "the manifest lists files in the same order")
+
+        // A chat that cannot be written (its page's folder is a file) fails the export on either thread.
+        let blocked = folder.file("blocked")
+        try Folders.create(blocked)
+        try AtomicFileWriter.write([1], to: Path.join(blocked, "1-alice"), mode: 0o600)
+        #expect(throws: (any Error).self) { try export(data, to: blocked, options) }
+        #expect(!POSIXFile.exists(Path.join(blocked, "index.html")) && !POSIXFile.exists(Path.join(blocked, "manifest.json")))
+    }
+
     @Test("every chat in both formats: one line per item, a manifest whose hashes sha256sum confirms, the profile unchanged")
     func everything() throws {
         let folder = try TempFolder("sxkit-export")

@@ -21,6 +21,8 @@ public struct ChatExport {
         public var outputPolicy: OutputPolicy
         /// The profile's files folder: attached files are copied from it into `media/`; nil copies none.
         public var filesFolder: String?
+        /// Threads reading chats, each with its own connection; nil decides by the export's size.
+        public var threads: Int?
 
         public init(formats: [TranscriptFormat] = [.txt], clock: TranscriptClock = .utc, user: String? = nil, chats: [String] = [],
                     since: String? = nil, until: String? = nil, outputPolicy: OutputPolicy = .refuse, filesFolder: String? = nil) {
@@ -97,10 +99,7 @@ public struct ChatExport {
     /// output path is checked before anything is written; `command` and `version` go in the manifest.
     public func run(to output: String, command: [String], version: String, progress: ProgressTracker? = nil) throws -> Report {
         let before = try Self.fingerprint(database)
-        let (report, files) = try ReadAccess.read(database, passphrase: passphrase) { db, _ in
-            // Each chat's items are spread over the whole table, so chat after chat reads the same pages:
-            // a 32 MiB page cache (SQLite's default is 2 MiB) keeps most of them decrypted between chats.
-            try db.execute("PRAGMA cache_size = -\(Self.pageCacheKiB)")
+        let (report, files) = try ReadAccess.read(database, passphrase: passphrase) { db, _, another in
             let users = try ChatCatalog.read(db)
             let selected = try select(users)
             let plan = selected.map { (user, chat) in (user, chat, options.formats.map { Path.join(output, Self.relativePath(user: user, chat: chat, format: $0)) }) }
@@ -120,66 +119,32 @@ public struct ChatExport {
             try Folders.create(output, permissions: 0o700)
             // Counted in items: exact without a time window (the catalog's counts), open-ended with one.
             let windowed = options.since != nil || options.until != nil
-            progress?.setTotals(items: windowed ? nil : Int(plan.reduce(Int64(0)) { $0 + $1.1.messages }), bytes: nil)
-            let copier = options.filesFolder.map { MediaCopy(filesFolder: $0, output: output) }
+            let total = plan.reduce(Int64(0)) { $0 + $1.1.messages }
+            progress?.setTotals(items: windowed ? nil : Int(total), bytes: nil)
+            // Big exports read chats on both cores, each thread with its own connection; every chat's
+            // items are spread over the whole table, so each connection gets a page cache that keeps
+            // pages decrypted from one chat to the next (SQLite's default is 2 MiB), within a fixed
+            // budget: memory stays flat.
+            let wanted = options.threads ?? (total >= Self.parallelFrom ? min(Self.maxWorkers, ProcessInfo.processInfo.activeProcessorCount) : 1)
+            let workers = max(1, min(wanted, plan.count))
+            var connections = [db]
+            while connections.count < workers { connections.append(try another()) }
+            for connection in connections { try connection.execute("PRAGMA cache_size = -\(Self.pageCacheKiB / workers)") }
+            let work = ExportWork(export: self, output: output, readers: try connections.map { try ChatHistoryReader($0) },
+                                  copier: options.filesFolder.map { MediaCopy(filesFolder: $0, output: output) }, progress: progress)
+            // Largest chats first, so that the threads finish together.
+            let order = plan.indices.sorted { plan[$0].1.messages > plan[$1].1.messages }
+            let results = try work.run(plan.count) { worker, n in
+                let (user, chat, paths) = plan[order[n]]
+                return (order[n], try work.exportChat(user: user, chat: chat, paths: paths, reader: work.readers[worker]))
+            }
             var exported: [ExportedChat] = []
             var written: [WrittenFile] = []
             var index: [TranscriptHTMLIndex.Entry] = []
-            for (user, chat, paths) in plan {
-                for path in paths { try Folders.create(Path.parent(path), permissions: 0o700) }
-                let writers = try paths.map { try AtomicFileWriter(destination: $0, mode: 0o600) }
-                var count: Int64 = 0
-                var copied = 0, missing = 0, failed = 0
-                var first: String?, last: String?
-                var pages = zip(options.formats, paths).map { format, path in
-                    format == .html ? TranscriptHTMLPage(chat: chat, user: user, clock: options.clock, pagePath: String(path.dropFirst(output.count + 1))) : nil
-                }
-                do {
-                    for (page, writer) in zip(pages, writers) {
-                        if let page { try writer.write(Array(page.begin().utf8)) }
-                    }
-                    try reader.forEach(ChatReference(userId: user.userId, kind: chat.kind, id: chat.id), since: options.since, until: options.until) { message in
-                        count += 1
-                        progress?.itemDone()
-                        if first == nil { first = message.sentAt }
-                        last = message.sentAt
-                        let outcome = try message.file.flatMap { try copier?.copy($0) }
-                        switch outcome {
-                        case .copied(let path)?:
-                            copied += 1
-                            written.append(try Self.describe(Path.join(output, path), in: output))
-                        case .missing?: missing += 1
-                        case .failed?: failed += 1
-                        case nil: break
-                        }
-                        for (i, writer) in writers.enumerated() {
-                            let text: String
-                            switch options.formats[i] {
-                            case .txt: text = TranscriptLine.text(message, clock: options.clock, media: outcome) + "\n"
-                            case .jsonl: text = try TranscriptLine.json(message, chat: chat, clock: options.clock, media: outcome) + "\n"
-                            case .html: text = pages[i]?.item(message, media: outcome) ?? ""
-                            }
-                            try writer.write(Array(text.utf8))
-                        }
-                    }
-                    for (page, writer) in zip(pages, writers) {
-                        if let page { try writer.write(Array(page.end(items: count).utf8)) }
-                    }
-                    for writer in writers {
-                        try writer.finishWriting(flush: true)
-                        try writer.publish(flushFolder: true)
-                    }
-                } catch {
-                    writers.forEach { $0.abort() }
-                    throw error
-                }
-                for path in paths { written.append(try Self.describe(path, in: output)) }
-                if let page = zip(options.formats, paths).first(where: { $0.0 == .html })?.1 {
-                    index.append(.init(user: user, chat: chat, page: String(page.dropFirst(output.count + 1)), items: count, first: first, last: last))
-                }
-                exported.append(ExportedChat(userId: user.userId, kind: chat.kind, id: chat.id, name: chat.displayName, messages: count,
-                                             files: paths.map { String($0.dropFirst(output.count + 1)) },
-                                             mediaCopied: copied, mediaMissing: missing, mediaFailed: failed))
+            for result in results.sorted(by: { $0.0 < $1.0 }).map(\.1) {
+                exported.append(result.exported)
+                written += result.written
+                if let entry = result.index { index.append(entry) }
             }
             if let indexPath {
                 try AtomicFileWriter.write(Array(TranscriptHTMLIndex.page(index, clock: options.clock).utf8), to: indexPath, mode: 0o600)
@@ -201,8 +166,11 @@ public struct ChatExport {
         return done
     }
 
-    /// The page cache of the export's connection, in KiB (bounded: memory stays flat).
+    /// The page cache of the export's connections together, in KiB (bounded: memory stays flat).
     static let pageCacheKiB = 32 * 1024
+    /// Exports of at least this many items read on several threads (a connection each: a key derivation).
+    static let parallelFrom: Int64 = 20_000
+    static let maxWorkers = 2
 
     /// The chats `options` name, in catalog order; an unknown or ambiguous name is an error.
     func select(_ users: [ChatUserSummary]) throws -> [(ChatUserSummary, ChatSummary)] {

@@ -43,4 +43,15 @@ public enum ReadAccess: Sendable, Equatable {
         let (db, cipher) = try DatabaseOpener.open(snapshot.databasePath, passphrase: passphrase ?? SecretBytes([]), mode: snapshot.mode)
         return try body(db, cipher)
     }
+
+    /// `read`, with a way to open more connections on the same database (or snapshot) for readers
+    /// on other threads; each costs a key derivation. They are closed when `body` returns.
+    public static func read<T>(_ path: String, passphrase: SecretBytes?, tempRoot: String? = nil,
+                               _ body: (DatabaseConnection, CipherFormat, _ another: () throws -> DatabaseConnection) throws -> T) throws -> T {
+        let snapshot = try ReadOnlySnapshot(of: path, tempRoot: tempRoot)
+        defer { snapshot.remove() }
+        let key = passphrase ?? SecretBytes([])
+        let (db, cipher) = try DatabaseOpener.open(snapshot.databasePath, passphrase: key, mode: snapshot.mode)
+        return try body(db, cipher) { try DatabaseOpener.open(snapshot.databasePath, passphrase: key, mode: snapshot.mode).0 }
+    }
 }

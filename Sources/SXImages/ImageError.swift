@@ -7,6 +7,8 @@ public struct ImageError: SXError, Equatable {
         case empty
         /// No libvips loader recognises the bytes (a text file named .jpg, say).
         case notAnImage
+        /// A format libvips could read but sxkit does not admit (svg, pdf, bmp through ImageMagick…).
+        case unsupportedFormat(String)
         /// open(2) failed; carries strerror's text.
         case unreadable(String)
         /// A loader recognised the format but decoding failed (truncated, corrupt, unsupported variant).
@@ -31,6 +33,8 @@ public struct ImageError: SXError, Equatable {
             return "'\(path)' is empty (0 bytes), not an image"
         case .notAnImage:
             return "'\(path)' is not an image this libvips can read (\(VipsRuntime.supportedInputs.joined(separator: ", ")))"
+        case .unsupportedFormat(let format):
+            return "'\(path)' is a \(format) file, which sxkit does not read; it reads \(VipsRuntime.supportedInputs.joined(separator: ", "))"
         case .unreadable(let cause):
             return "cannot read '\(path)': \(cause)"
         case .damaged(let format, let detail):

@@ -38,6 +38,7 @@ struct ImageSource {
         }
         let nickname = vips_nickname_find(g_type_from_name(found)).map { String(cString: $0) } ?? "load"
         let format = nickname.hasSuffix("load") ? String(nickname.dropLast(4)) : nickname
+        guard VipsRuntime.isDocumentedLoader(nickname) else { throw ImageError(path: path, reason: .unsupportedFormat(format)) }
         let header: VipsImage
         do {
             header = try Vips.call(nickname, ["filename": .string(path)]).image("out")

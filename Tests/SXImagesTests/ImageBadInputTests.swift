@@ -26,6 +26,24 @@ struct ImageBadInputTests {
         #expect(reason(dir.file("missing.jpg")) == .unreadable("No such file or directory"))
     }
 
+    @Test("formats libvips reads but sxkit does not admit (PPM, SVG, a BMP through ImageMagick) are refused by name, before decoding")
+    func onlyTheDocumentedFormatsAreRead() throws {
+        let dir = try TempFolder()
+        // PPM: libvips' own loader; SVG: librsvg's (when libvips has it); BMP: ImageMagick's (when its module is there).
+        let ppm = Array("P6\n4 4\n255\n".utf8) + [UInt8](repeating: 0x80, count: 48)
+        #expect(reason(try dir.write("picture.ppm", ppm)) == .unsupportedFormat("ppm"))
+        let svg = Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="red"/></svg>"#.utf8)
+        let svgReason = reason(try dir.write("drawing.svg", svg))
+        #expect(svgReason == .unsupportedFormat("svg") || svgReason == .notAnImage, "\(String(describing: svgReason))")
+        var bmp: [UInt8] = Array("BM".utf8) + le32(70) + le32(0) + le32(54) + le32(40) + le32(2) + le32(2) + [1, 0, 24, 0] + le32(0) + le32(16)
+        bmp += le32(2835) + le32(2835) + le32(0) + le32(0) + [UInt8](repeating: 0x40, count: 16)
+        let bmpReason = reason(try dir.write("old.bmp", bmp))
+        #expect(bmpReason == .unsupportedFormat("magick") || bmpReason == .notAnImage, "\(String(describing: bmpReason))")
+        #expect(ImageError(path: "picture.ppm", reason: .unsupportedFormat("ppm")).description.hasPrefix("'picture.ppm' is a ppm file, which sxkit does not read; it reads jpeg, png"))
+    }
+
+    private func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24)] }
+
     @Test func truncatedAndCorruptJPEGAndPNGAreDamaged() throws {
         let dir = try TempFolder()
         let jpeg = try SyntheticImage.jpeg(width: 800, height: 600, seed: 5)

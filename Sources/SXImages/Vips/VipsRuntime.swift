@@ -69,11 +69,20 @@ public enum VipsRuntime {
     /// Input formats this libvips can decode, by loader name, in a fixed order.
     public static var supportedInputs: [String] {
         loadOptionalModules()
-        let loaders: [(String, String)] = [
-            ("jpeg", "jpegload"), ("png", "pngload"), ("webp", "webpload"), ("gif", "gifload"),
-            ("tiff", "tiffload"), ("heif/heic/avif", "heifload"), ("jxl", "jxlload"),
-        ]
-        return loaders.filter { vips_type_find("VipsOperation", $0.1) != 0 }.map(\.0)
+        return documentedLoaders.filter { vips_type_find("VipsOperation", $0.1) != 0 }.map(\.0)
+    }
+
+    /// The formats sxkit reads, by name and loader: the only loaders it lets libvips use. libvips
+    /// also reads BMP, SVG, PDF, PPM, FITS… through ImageMagick, librsvg, poppler and its own code;
+    /// none of them is a picture a chat sends, and each is more attack surface for hostile input.
+    static let documentedLoaders: [(String, String)] = [
+        ("jpeg", "jpegload"), ("png", "pngload"), ("webp", "webpload"), ("gif", "gifload"),
+        ("tiff", "tiffload"), ("heif/heic/avif", "heifload"), ("jxl", "jxlload"),
+    ]
+
+    /// Whether `nickname` (a file loader's, e.g. `svgload`) is one of `documentedLoaders`.
+    static func isDocumentedLoader(_ nickname: String) -> Bool {
+        documentedLoaders.contains { $0.1 == nickname }
     }
 }
 

@@ -130,7 +130,7 @@ public struct ChatExport {
             var connections = [db]
             while connections.count < workers { connections.append(try another()) }
             for connection in connections { try connection.execute("PRAGMA cache_size = -\(Self.pageCacheKiB / workers)") }
-            let work = ExportWork(export: self, output: output, readers: try connections.map { try ChatHistoryReader($0) },
+            let work = ExportWork(export: self, output: output, readers: [reader] + (try connections.dropFirst().map { try ChatHistoryReader($0) }),
                                   copier: options.filesFolder.map { MediaCopy(filesFolder: $0, output: output) }, progress: progress)
             // Largest chats first, so that the threads finish together.
             let order = plan.indices.sorted { plan[$0].1.messages > plan[$1].1.messages }

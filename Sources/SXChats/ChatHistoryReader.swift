@@ -101,11 +101,17 @@ public struct ChatMessage: Sendable, Equatable {
     public var reactions: [Reaction]
 }
 
-/// Streams one chat's items in the apps' order (`item_ts`, then `chat_item_id`), one row at a time,
-/// so memory stays flat whatever the chat's size. Read-only; columns older profiles lack are probed.
+/// Streams one chat's items in the apps' order, one row at a time, so memory stays flat whatever the
+/// chat's size. Read-only; columns older profiles lack are probed. The order and the way of reading
+/// are the apps': simplex-chat `Store/Messages.hs` reads a chat's ordered ids first and then each item
+/// by its id (`getDirectChatItemIdsLast_`/`getDirectCIsAfter_`: `created_at, chat_item_id` for direct
+/// chats, as `getLocalChatItemIdsLast_` for notes; `getGroupChatItemIDs`: `item_ts, chat_item_id` for
+/// groups). The ids come off the indexes made for this (`chat_schema.sql`
+/// `idx_chat_items_contacts_created_at`, `idx_chat_items_notes_created_at`,
+/// `idx_chat_items_groups_item_ts`): no sort, and only ids when a profile lacks them.
 /// Facts: simplex-chat `chat_schema.sql` (chat_items 450-498, files 264-291, chat_item_reactions
-/// 578-591, group_members 209-251) and `Store/Messages.hs` (the item queries, `toQuote`,
-/// `toCIForwardedFrom`, the reaction queries).
+/// 578-591, group_members 209-251) and `Store/Messages.hs` (`toQuote`, `toCIForwardedFrom`, the
+/// reaction queries).
 public struct ChatHistoryReader {
     let db: DatabaseConnection
     let schema: Schema
@@ -119,7 +125,43 @@ public struct ChatHistoryReader {
     /// Calls `body` for every item of `chat` with `item_ts` in [since, until) (stored-form strings,
     /// UTC), in order.
     public func forEach(_ chat: ChatReference, since: String? = nil, until: String? = nil, _ body: (ChatMessage) throws -> Void) throws {
+        let items = try cursor(chat, since: since, until: until)
+        while try items.advance() { try body(try items.message()) }
+    }
+
+    /// A cursor over `chat`'s items with `item_ts` in [since, until), in order.
+    public func cursor(_ chat: ChatReference, since: String? = nil, until: String? = nil) throws -> ChatItemCursor {
+        let order = Self.orderColumn(chat.kind)
+        var sql = "SELECT i.chat_item_id, i.\(order) FROM chat_items i WHERE i.user_id = ?1 AND \(chatFilter(chat.kind))"
+        if since != nil { sql += " AND i.item_ts >= ?3" }
+        if until != nil { sql += " AND i.item_ts < ?4" }
+        let ids = try db.prepare(sql + " ORDER BY i.\(order), i.chat_item_id")
+        try ids.bind(chat.userId, at: 1)
+        try ids.bind(chat.id, at: 2)
+        if let since { try ids.bind(since, at: 3) }
+        if let until { try ids.bind(until, at: 4) }
         let contactName = chat.kind == .direct ? try db.prepare("SELECT local_display_name FROM contacts WHERE contact_id = ?1").first(chat.id) : nil
+        // The user's own member id in a group: the author of the group's sent items, for their reactions.
+        var ownMemberId: [UInt8]?
+        if chat.kind == .group, schema.has("group_members", "member_category") {
+            let own = try db.prepare("SELECT member_id FROM group_members WHERE group_id = ?1 AND member_category = 'user' LIMIT 1")
+            try own.bind(chat.id, at: 1)
+            if try own.step(), !own.isNull(0) { ownMemberId = own.blob(0) }
+        }
+        let row = try db.prepare(itemQuery(chat.kind))
+        if let ownMemberId { try row.bind(ownMemberId, at: 2) }
+        return ChatItemCursor(reader: self, chat: chat, ids: ids, row: row, contactName: contactName,
+                              reactions: try ReactionLookup(db, schema, chat: chat))
+    }
+
+    /// The column a chat's items are ordered by (with `chat_item_id` after it), as the apps order them.
+    static func orderColumn(_ kind: ChatSummary.Kind) -> String {
+        kind == .group ? "item_ts" : "created_at"
+    }
+
+    /// One item by its id (?1), with its sender, moderator and file; ?2 is the user's own member id in
+    /// a group (the author of its sent items).
+    private func itemQuery(_ kind: ChatSummary.Kind) -> String {
         func column(_ name: String, _ otherwise: String = "NULL") -> String { schema.has("chat_items", name) ? "i.\(name)" : otherwise }
         let member = schema.has("group_members") ? "m.local_display_name" : "NULL"
         let moderator = schema.has("group_members") && schema.has("chat_items", "item_deleted_by_group_member_id") ? "dm.local_display_name" : "NULL"
@@ -127,14 +169,13 @@ public struct ChatHistoryReader {
         let crypto = schema.has("files", "file_crypto_key") ? "f.file_crypto_key IS NOT NULL AND f.file_crypto_nonce IS NOT NULL" : "0"
         let keys = schema.has("files", "file_crypto_key") ? "f.file_crypto_key, f.file_crypto_nonce" : "NULL, NULL"
         let fileColumns = hasFiles ? "f.file_id, f.file_name, f.file_size, f.file_path, f.ci_file_status, \(crypto)" : "NULL, NULL, NULL, NULL, NULL, 0"
-        let filter = chatFilter(chat.kind)
         var sql = """
             SELECT i.chat_item_id, i.item_sent, i.item_ts, i.created_at, i.item_content, i.item_text, \(column("item_deleted", "0")),
                    \(column("item_edited")), \(column("item_live")), \(column("timed_ttl")), \(column("timed_delete_at")),
                    \(column("quoted_sent_at")), \(column("quoted_content")), \(column("quoted_sent")),
                    \(column("fwd_from_tag")), \(column("fwd_from_chat_name")), \(column("shared_msg_id")),
                    \(column("group_member_id")), \(member), \(moderator), \(fileColumns),
-                   \(schema.has("group_members") && chat.kind == .group ? "coalesce(m.member_id, (SELECT u.member_id FROM group_members u WHERE u.group_id = i.group_id AND u.member_category = 'user' LIMIT 1))" : "NULL"),
+                   \(schema.has("group_members") && kind == .group ? "coalesce(m.member_id, ?2)" : "NULL"),
                    \(hasFiles ? keys : "NULL, NULL")
             FROM chat_items i
             """
@@ -143,19 +184,7 @@ public struct ChatHistoryReader {
             if moderator != "NULL" { sql += " LEFT JOIN group_members dm ON dm.group_member_id = i.item_deleted_by_group_member_id" }
         }
         if hasFiles { sql += " LEFT JOIN files f ON f.chat_item_id = i.chat_item_id" }
-        sql += " WHERE i.user_id = ?1 AND \(filter)"
-        if since != nil { sql += " AND i.item_ts >= ?3" }
-        if until != nil { sql += " AND i.item_ts < ?4" }
-        sql += " ORDER BY i.item_ts, i.chat_item_id"
-        let items = try db.prepare(sql)
-        try items.bind(chat.userId, at: 1)
-        try items.bind(chat.id, at: 2)
-        if let since { try items.bind(since, at: 3) }
-        if let until { try items.bind(until, at: 4) }
-        let reactions = try ReactionLookup(db, schema, chat: chat)
-        while try items.step() {
-            try body(message(items, chat: chat, contactName: contactName, reactions: reactions))
-        }
+        return sql + " WHERE i.chat_item_id = ?1"
     }
 
     /// The `WHERE` term that picks one chat's items (its id bound as ?2); a group's member-support
@@ -186,7 +215,7 @@ public struct ChatHistoryReader {
         return out
     }
 
-    private func message(_ row: Statement, chat: ChatReference, contactName: String?, reactions: ReactionLookup?) throws -> ChatMessage {
+    func message(_ row: Statement, chat: ChatReference, contactName: String?, reactions: ReactionLookup?) throws -> ChatMessage {
         let sent = row.int64(1) != 0
         let sender: ChatMessage.Sender
         if sent {

@@ -564,6 +564,12 @@ enum SampleChatSchema {
         "CREATE INDEX idx_chat_items_group_id ON chat_items(group_id)", // 1176
         "CREATE INDEX idx_chat_items_contacts ON chat_items(user_id, contact_id, item_status, created_at)", // 1091-1096
         "CREATE INDEX idx_chat_items_groups ON chat_items(user_id, group_id, item_status, item_ts)", // 1097-1102
+        // The indexes the apps read a chat's items through, in order (`Store/Messages.hs`, see
+        // `ChatHistoryReader`): migrations M20240122_indexes, M20241125_indexes, M20250310_group_scope.
+        "CREATE INDEX idx_chat_items_contacts_created_at ON chat_items(user_id, contact_id, created_at)",
+        "CREATE INDEX idx_chat_items_notes_created_at ON chat_items(user_id, note_folder_id, created_at)",
+        "CREATE INDEX idx_chat_items_groups_item_ts ON chat_items(user_id, group_id, item_ts)",
+        "CREATE INDEX idx_chat_items_group_scope_item_ts ON chat_items(user_id, group_id, group_scope_tag, group_scope_group_member_id, item_ts)",
         "CREATE INDEX note_folders_user_id ON note_folders(user_id)", // 1061
         "CREATE INDEX idx_chat_item_versions_chat_item_id ON chat_item_versions(chat_item_id)",
         "CREATE INDEX idx_chat_item_reactions_contact ON chat_item_reactions(contact_id, shared_msg_id)",

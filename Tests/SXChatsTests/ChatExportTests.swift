@@ -80,12 +80,27 @@ import SXTestSupport
 
         let catalog = try ReadAccess.read(data.directory.chatDatabase, passphrase: Self.passphrase) { db, _ in try ChatCatalog.read(db) }
         #expect(report.chats.count == catalog.reduce(0) { $0 + $1.chats.count })
-        for chat in report.chats {
+        // The chats are read side by side (their items merged in time order); each file still holds its
+        // own chat's items, in the order one chat read alone gives.
+        let alone = try ReadAccess.read(data.directory.chatDatabase, passphrase: Self.passphrase) { db, _ in
+            let reader = try ChatHistoryReader(db)
+            return try report.chats.map { chat in
+                var ids: [Int64] = []
+                try reader.forEach(ChatReference(userId: chat.userId, kind: chat.kind, id: chat.id)) { ids.append($0.chatItemId) }
+                return ids
+            }
+        }
+        for (chat, ids) in zip(report.chats, alone) {
             let expected = catalog.first { $0.userId == chat.userId }?.chats.first { $0.kind == chat.kind && $0.id == chat.id }?.messages
             #expect(chat.messages == expected)
             let jsonl = try String(contentsOfFile: Path.join(output, chat.files[1]), encoding: .utf8)
             let lines = jsonl.split(separator: "\n")
             #expect(Int64(lines.count) == chat.messages)
+            let exportedIds = try lines.map { line -> Int64 in
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                return Int64(try #require(object["chat_item_id"] as? Int))
+            }
+            #expect(exportedIds == ids, "\(chat.kind):\(chat.id)")
             for line in lines {
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
                 #expect(object["chat_item_id"] is Int && (object["sent_at"] as? String)?.hasSuffix("Z") == true && object["sender"] is [String: Any])
@@ -151,7 +166,7 @@ import SXTestSupport
         let data = try sample(folder)
         let (db, _) = try DatabaseOpener.open(data.directory.chatDatabase, passphrase: Self.passphrase, mode: .readWrite)
         let bob = try #require(try db.scalarInt("SELECT contact_id FROM contacts WHERE local_display_name = 'bob'"))
-        let ids = try db.rows("SELECT chat_item_id FROM chat_items WHERE contact_id = \(bob) ORDER BY item_ts, chat_item_id LIMIT 5").map { row -> Int64 in
+        let ids = try db.rows("SELECT chat_item_id FROM chat_items WHERE contact_id = \(bob) ORDER BY created_at, chat_item_id LIMIT 5").map { row -> Int64 in
             if case .integer(let v) = row[0] { return v } else { return 0 }
         }
         try db.execute("""
@@ -229,7 +244,7 @@ import SXTestSupport
         try Data("secret outside".utf8).write(to: URL(fileURLWithPath: folder.file("outside.txt")))
         let (db, _) = try DatabaseOpener.open(data.directory.chatDatabase, passphrase: Self.passphrase, mode: .readWrite)
         let bob = try #require(try db.scalarInt("SELECT contact_id FROM contacts WHERE local_display_name = 'bob'"))
-        let ids = try db.rows("SELECT chat_item_id FROM chat_items WHERE contact_id = \(bob) ORDER BY item_ts, chat_item_id LIMIT 4").map { row -> Int64 in
+        let ids = try db.rows("SELECT chat_item_id FROM chat_items WHERE contact_id = \(bob) ORDER BY created_at, chat_item_id LIMIT 4").map { row -> Int64 in
             if case .integer(let v) = row[0] { return v } else { return 0 }
         }
         try #require(ids.count == 4)

@@ -52,7 +52,7 @@ import SXTestSupport
             return
         }
         let ids = try ReadAccess.read(f.path, passphrase: Self.passphrase) { db, _ in
-            try db.rows("SELECT chat_item_id FROM chat_items WHERE contact_id = \(contact) ORDER BY item_ts, chat_item_id").compactMap { row -> Int64? in
+            try db.rows("SELECT chat_item_id FROM chat_items WHERE contact_id = \(contact) ORDER BY created_at, chat_item_id").compactMap { row -> Int64? in
                 if case .integer(let v) = row[0] { return v } else { return nil }
             }
         }
@@ -101,6 +101,36 @@ import SXTestSupport
         let window = try f.history(ChatReference(userId: 1, kind: .direct, id: contact), since: history[1].sentAt, until: history[3].sentAt)
         #expect(window.map(\.chatItemId) == history.filter { $0.sentAt >= history[1].sentAt && $0.sentAt < history[3].sentAt }.map(\.chatItemId))
         #expect(!window.isEmpty)
+    }
+
+    @Test("the apps' order: direct chats and notes by created_at (when this device recorded the item), groups by item_ts, ties by id")
+    func order() throws {
+        let f = try Fixture()
+        let contact = try f.scalar("SELECT contact_id FROM chat_items WHERE contact_id IS NOT NULL ORDER BY contact_id LIMIT 1")
+        let group = try f.scalar("SELECT group_id FROM chat_items WHERE group_id IS NOT NULL ORDER BY group_id LIMIT 1")
+        func ids(_ sql: String) throws -> [Int64] {
+            try ReadAccess.read(f.path, passphrase: Self.passphrase) { db, _ in
+                try db.rows(sql).compactMap { row -> Int64? in if case .integer(let v) = row[0] { return v } else { return nil } }
+            }
+        }
+        let direct = try ids("SELECT chat_item_id FROM chat_items WHERE contact_id = \(contact) ORDER BY chat_item_id LIMIT 3")
+        let inGroup = try ids("SELECT chat_item_id FROM chat_items WHERE group_id = \(group) ORDER BY chat_item_id LIMIT 3")
+        try #require(direct.count == 3 && inGroup.count == 3)
+        // A message delivered late: sent (item_ts) before the chat's first item, recorded (created_at) after
+        // its third. The direct chat shows it where it was recorded; a group item with the same times
+        // goes where it was sent. Two items recorded at the same instant keep their id order.
+        try f.write("""
+            UPDATE chat_items SET item_ts = '2000-01-01 00:00:00', created_at = '2099-01-01 00:00:00' WHERE chat_item_id IN (\(direct[0]), \(inGroup[0]));
+            UPDATE chat_items SET created_at = '2099-01-01 00:00:00' WHERE chat_item_id = \(direct[1]);
+            """)
+        let directUser = try f.scalar("SELECT user_id FROM contacts WHERE contact_id = \(contact)")
+        let groupUser = try f.scalar("SELECT user_id FROM groups WHERE group_id = \(group)")
+        let directOrder = try f.history(ChatReference(userId: directUser, kind: .direct, id: contact)).map(\.chatItemId)
+        #expect(Array(directOrder.suffix(2)) == [direct[0], direct[1]])
+        #expect(directOrder.first == direct[2])
+        let groupOrder = try f.history(ChatReference(userId: groupUser, kind: .group, id: group)).map(\.chatItemId)
+        #expect(groupOrder.first == inGroup[0])
+        #expect(groupOrder == (try ids("SELECT chat_item_id FROM chat_items WHERE group_id = \(group) AND group_scope_tag IS NULL ORDER BY item_ts, chat_item_id")))
     }
 
     @Test("a group: members by name, the user as me, moderation by a member, blocking")

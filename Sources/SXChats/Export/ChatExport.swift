@@ -121,10 +121,9 @@ public struct ChatExport {
             let windowed = options.since != nil || options.until != nil
             let total = plan.reduce(Int64(0)) { $0 + $1.1.messages }
             progress?.setTotals(items: windowed ? nil : Int(total), bytes: nil)
-            // Big exports read chats on both cores, each thread with its own connection; every chat's
-            // items are spread over the whole table, so each connection gets a page cache that keeps
-            // pages decrypted from one chat to the next (SQLite's default is 2 MiB), within a fixed
-            // budget: memory stays flat.
+            // Big exports read chats on both cores, each thread with its own connection and a share of a
+            // fixed page-cache budget (memory stays flat). A thread reads its chats side by side in time
+            // order (`ExportWork.exportBatch`), so pages are decrypted about once per batch.
             let wanted = options.threads ?? (total >= Self.parallelFrom ? min(Self.maxWorkers, ProcessInfo.processInfo.activeProcessorCount) : 1)
             let workers = max(1, min(wanted, plan.count))
             var connections = [db]
@@ -132,12 +131,11 @@ public struct ChatExport {
             for connection in connections { try connection.execute("PRAGMA cache_size = -\(Self.pageCacheKiB / workers)") }
             let work = ExportWork(export: self, output: output, readers: [reader] + (try connections.dropFirst().map { try ChatHistoryReader($0) }),
                                   copier: options.filesFolder.map { MediaCopy(filesFolder: $0, output: output) }, progress: progress)
-            // Largest chats first, so that the threads finish together.
-            let order = plan.indices.sorted { plan[$0].1.messages > plan[$1].1.messages }
-            let results = try work.run(plan.count) { worker, n in
-                let (user, chat, paths) = plan[order[n]]
-                return (order[n], try work.exportChat(user: user, chat: chat, paths: paths, reader: work.readers[worker]))
-            }
+            let entries = plan.map { ExportPlanEntry(user: $0.0, chat: $0.1, paths: $0.2) }
+            let batches = ExportWork.batches(plan.map(\.1.messages), workers: workers, maxChats: Self.chatsPerBatch)
+            let results = try work.run(batches.count) { worker, n in
+                try work.exportBatch(batches[n], plan: entries, reader: work.readers[worker])
+            }.flatMap { $0 }
             var exported: [ExportedChat] = []
             var written: [WrittenFile] = []
             var index: [TranscriptHTMLIndex.Entry] = []
@@ -171,6 +169,8 @@ public struct ChatExport {
     /// Exports of at least this many items read on several threads (a connection each: a key derivation).
     static let parallelFrom: Int64 = 20_000
     static let maxWorkers = 2
+    /// Chats one thread writes side by side (each holds a file per format open).
+    static let chatsPerBatch = 64
 
     /// The chats `options` name, in catalog order; an unknown or ambiguous name is an error.
     func select(_ users: [ChatUserSummary]) throws -> [(ChatUserSummary, ChatSummary)] {

@@ -230,6 +230,87 @@ import Testing
         try expectRefused("with zipfile.ZipFile(out, 'w') as z:\n base(z)", ["chat database", "nothing was changed"], verifyToo: false)
     }
 
+    /// Rewrites the archive's end as a ZIP64 end record + locator + classic record marking every
+    /// field as "in the ZIP64 record" (APPNOTE 4.3.14-4.3.16); the arguments replace its values.
+    static let zip64End = """
+        def zip64_end(cd_offset=None, cd_size=None, record_at=None):
+            data = bytearray(open(out, 'rb').read())
+            e = data.rfind(b'PK\\x05\\x06')
+            n, size, off = struct.unpack_from('<HII', data, e + 10)
+            r = e
+            rec = struct.pack('<IQHHIIQQQQ', 0x06064b50, 44, 45, 45, 0, 0, n, n,
+                              size if cd_size is None else cd_size, off if cd_offset is None else cd_offset)
+            loc = struct.pack('<IIQI', 0x07064b50, 0, r if record_at is None else record_at, 1)
+            end = struct.pack('<IHHHHIIH', 0x06054b50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+            open(out, 'wb').write(bytes(data[:e]) + rec + loc + end)
+        def central_field(name, offset, value, fmt='<I'):
+            data = bytearray(open(out, 'rb').read())
+            p = data.find(b'PK\\x01\\x02')
+            while True:
+                nl = struct.unpack_from('<H', data, p + 28)[0]
+                if bytes(data[p + 46:p + 46 + nl]) == name.encode(): break
+                p = data.find(b'PK\\x01\\x02', p + 4)
+            struct.pack_into(fmt, data, p + offset, value)
+            open(out, 'wb').write(data)
+        """
+
+    /// A ZIP64 end whose values are sound reads like the classic one (the control for the cases below).
+    @Test func zip64EndRecordIsRead() throws {
+        let folder = try TempFolder("sx-hostile")
+        let archive = try ZipFixture.make(folder, "in.zip", Self.zip64End + "\nwith zipfile.ZipFile(out, 'w') as z:\n base(z)\nzip64_end()")
+        let report = try ArchiveVerify.run(archive, passphrase: nil, tempRoot: folder.path)
+        #expect(report.entries.count == 3)
+    }
+
+    /// Crafted 64-bit values that overflow Int64 arithmetic are refused with a sentence, not a trap:
+    /// the locator's record offset beyond Int64, a directory offset whose sum with its size overflows,
+    /// an entry's ZIP64 compressed size and local header offset far beyond the archive.
+    @Test func zip64LocatorOffsetBeyondInt64() throws {
+        try expectRefused(Self.zip64End + "\nwith zipfile.ZipFile(out, 'w') as z:\n base(z)\nzip64_end(record_at=0xFFFFFFFFFFFFFF00)",
+                          ["ZIP64 end record is out of place"])
+    }
+
+    @Test func zip64DirectoryOffsetOverflows() throws {
+        try expectRefused(Self.zip64End + "\nwith zipfile.ZipFile(out, 'w') as z:\n base(z)\nzip64_end(cd_offset=0x7FFFFFFFFFFFFFF0)",
+                          ["central directory"])
+    }
+
+    @Test func zip64CompressedSizeBeyondTheArchive() throws {
+        // The entry's data follows in a data descriptor (flag 3), so the local header's sizes are 0 and
+        // only the central ZIP64 field says how long it is.
+        try expectRefused(Self.zip64End + """
+
+            i = info('simplex_v1_files/b.bin')
+            i.extra = struct.pack('<HHQ', 1, 8, 0x7FFFFFFFFFFFFFF0)
+            with zipfile.ZipFile(out, 'w') as z:
+             base(z)
+             z.writestr(i, b'data')
+            central_field('simplex_v1_files/b.bin', 20, 0xFFFFFFFF)
+            central_field('simplex_v1_files/b.bin', 8, 8, '<H')
+            for field in ('csize', 'usize', 'crc'): patch('local', 'simplex_v1_files/b.bin', field, 0)
+            patch('local', 'simplex_v1_files/b.bin', 'flags', 8)
+            """, ["simplex_v1_files/b.bin"])
+    }
+
+    @Test func zip64LocalHeaderOffsetBeyondTheArchive() throws {
+        try expectRefused(Self.zip64End + """
+
+            i = info('simplex_v1_files/b.bin')
+            i.extra = struct.pack('<HHQ', 1, 8, 0x7FFFFFFFFFFFFFFF)
+            with zipfile.ZipFile(out, 'w') as z:
+             base(z)
+             z.writestr(i, b'data')
+            central_field('simplex_v1_files/b.bin', 42, 0xFFFFFFFF)
+            """, ["simplex_v1_files/b.bin"])
+    }
+
+    /// A name no file system can hold (a 4,987-byte file name: 5,004 bytes with its folder) is refused
+    /// by verify exactly as by import, before anything is written.
+    @Test func nameLongerThanAFileSystemHolds() throws {
+        try expectRefused("with zipfile.ZipFile(out, 'w') as z:\n base(z)\n z.writestr(info('simplex_v1_files/' + 'a' * 4987), b'x')",
+                          ["longer than 255 bytes"])
+    }
+
     /// ZIP64 local headers (sizes in the extra field) are read, compared and accepted.
     @Test func zip64HeadersAreAccepted() throws {
         let folder = try TempFolder("sx-hostile")

@@ -91,8 +91,16 @@ public enum ArchiveEntryName {
             return "the name contains an empty component"
         }
         if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "the name contains a control character" }
+        // What the file system can hold is checked here, so that verify refuses what an import could
+        // not write: Linux's NAME_MAX (255 bytes per component, <limits.h>), and a whole name that
+        // leaves room for the data directory's own path within PATH_MAX (4,096).
+        if parts.contains(where: { $0.utf8.count > maxComponentBytes }) { return "a part of the name is longer than \(maxComponentBytes) bytes, more than a file system holds" }
+        if name.utf8.count > maxNameBytes { return "the name is longer than \(maxNameBytes) bytes" }
         return nil
     }
+
+    public static let maxComponentBytes = 255
+    public static let maxNameBytes = 3072
 
     /// A single path component that is safe as a file name: not empty, not `.` or `..`, no slash,
     /// backslash, NUL or control character.

@@ -66,8 +66,10 @@ struct ZipBytes {
     let size: Int64
 
     func bytes(at offset: Int64, count: Int) throws -> [UInt8] {
-        guard offset >= 0, count >= 0, offset + Int64(count) <= size else {
-            throw ArchiveFailure.truncated(.endsBeforeRecords(fileSize: size, recordsEnd: offset + Int64(count)))
+        // Offsets come from the archive: added with a check, so that a crafted one is refused, not a trap.
+        let (end, overflow) = offset.addingReportingOverflow(Int64(count))
+        guard offset >= 0, count >= 0, !overflow, end <= size else {
+            throw ArchiveFailure.truncated(.endsBeforeRecords(fileSize: size, recordsEnd: overflow ? Int64.max : end))
         }
         var buffer = [UInt8](repeating: 0, count: count)
         let n = try buffer.withUnsafeMutableBytes { try POSIXFile.pread(fd, into: $0, at: offset, path: path) }
@@ -84,7 +86,8 @@ struct ZipBytes {
         guard end.directorySize <= ZipDirectory.maxCentralDirectoryBytes else {
             throw ArchiveFailure.structure(.centralDirectoryTooLarge(bytes: end.directorySize, limit: ZipDirectory.maxCentralDirectoryBytes))
         }
-        guard end.directoryOffset + end.directorySize == end.directoryEnd else {
+        let (directoryEnd, overflow) = end.directoryOffset.addingReportingOverflow(end.directorySize)
+        guard !overflow, directoryEnd == end.directoryEnd else {
             throw ArchiveFailure.structure(.centralDirectoryMisplaced(declaredOffset: end.directoryOffset))
         }
         let central = try bytes(at: end.directoryOffset, count: Int(end.directorySize))
@@ -148,8 +151,9 @@ struct ZipBytes {
             let locatorOffset = record.directoryEnd - 20
             let locator = try bytes(at: locatorOffset, count: 20)
             guard le32(locator, 0) == 0x0706_4B50 else { throw ArchiveFailure.damaged(.zip64LocatorMissing) }
-            let recordOffset = Int64(le64(locator, 8))
-            guard recordOffset >= 0, recordOffset + 56 <= locatorOffset else { throw ArchiveFailure.damaged(.zip64RecordMisplaced) }
+            guard let recordOffset = Int64(exactly: le64(locator, 8)), recordOffset >= 0, recordOffset <= locatorOffset - 56 else {
+                throw ArchiveFailure.damaged(.zip64RecordMisplaced)
+            }
             let z = try bytes(at: recordOffset, count: 56)
             guard le32(z, 0) == 0x0606_4B50 else { throw ArchiveFailure.damaged(.zip64RecordMissing) }
             record = EndRecord(entries: Int64(clamping: le64(z, 32)), directorySize: Int64(clamping: le64(z, 40)),
@@ -234,6 +238,14 @@ struct ZipBytes {
                 if record.uncompressedSize == 0xFFFF_FFFF { record.uncompressedSize = try take() }
                 if record.compressedSize == 0xFFFF_FFFF { record.compressedSize = try take() }
                 if offsetToo, record.localHeaderOffset == 0xFFFF_FFFF { record.localHeaderOffset = try take() }
+                // 64-bit values from the archive: nothing stored in it can be larger than the archive itself
+                // (the uncompressed size is bounded later, by the bomb limits), so later sums cannot overflow.
+                guard record.compressedSize <= size else {
+                    throw ArchiveFailure.truncated(.entryDataMissing(entry: record.name, bytes: record.compressedSize))
+                }
+                guard record.localHeaderOffset <= size else {
+                    throw ArchiveFailure.damaged(.localHeaderMissing(entry: record.name, offset: record.localHeaderOffset))
+                }
                 return true
             }
             at += 4 + length

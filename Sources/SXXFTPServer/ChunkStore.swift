@@ -15,11 +15,15 @@ final class ChunkStore: Sendable {
         var recipientIndex: [[UInt8]: [UInt8]] = [:]
         /// Bytes of chunks uploaded or being uploaded (the quota's measure, simplexmq `usedStorage`).
         var usedBytes: Int64 = 0
+        /// Chunks whose upload is in progress (by sender id): one at a time each.
+        var uploading: Set<[UInt8]> = []
     }
 
     static let idLength = 16
 
     private let state = Mutex(State())
+    /// Bytes of upload bodies read (`XFTPServer.uploadBytesRead`).
+    let uploadBytesRead = Atomic<Int64>(0)
     let log: StoreLog
     let filesFolder: String
 
@@ -135,6 +139,11 @@ final class ChunkStore: Sendable {
     }
 
     func release(_ size: Int64) { state.withLock { $0.usedBytes -= size } }
+
+    /// Marks the chunk's upload as in progress; false when another one already is.
+    func beginUpload(senderId: [UInt8]) -> Bool { state.withLock { $0.uploading.insert(senderId).inserted } }
+
+    func endUpload(senderId: [UInt8]) { _ = state.withLock { $0.uploading.remove(senderId) } }
 
     var usedBytes: Int64 { state.withLock { $0.usedBytes } }
 

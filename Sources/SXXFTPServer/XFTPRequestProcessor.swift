@@ -18,11 +18,16 @@ struct XFTPRequestProcessor: Sendable {
     let store: ChunkStore
 
     func handle(_ stream: HTTP2StreamChannel, session: TLSSession, phase: ConnectionPhase) async {
+        let channel = stream.channel
         try? await stream.executeThenClose { inbound, outbound in
             var request = HTTP2MessageReader(inbound)
             let responder = Responder(outbound: outbound)
+            // The command block must come within `requestHead`: a client that opens requests and
+            // sends nothing more has its stream closed.
+            let headTimer = channel.eventLoop.scheduleTask(in: configuration.timeouts.requestHead.timeAmount) { channel.close(promise: nil) }
             let headers = try await request.headers()
             let head = try await request.read(upTo: XFTPBlock.size)
+            headTimer.cancel()
             // SimpleX's browser client comes with SNI and marks its handshake requests by header
             // (`Server.hs` 171-187): a hello may come again on an accepted session, and so may a
             // client handshake.
@@ -39,12 +44,23 @@ struct XFTPRequestProcessor: Sendable {
             case .accepted(_, let key):
                 if webHello { return try await hello(head: head, web: web, session: session, phase: phase, responder: responder) }
                 if webHandshake { return try await clientHandshake(head: head, key: key, phase: phase, responder: responder) }
-                try await command(head: head, body: &request, session: session, responder: responder)
+                try await command(head: head, body: &request, channel: channel, session: session, responder: responder)
             }
             // The answer may still wait for the client's flow-control window: closing the stream
             // now would drop it (RST_STREAM CANCEL). The stream closes by itself once both sides
-            // have ended and the last frame is out.
-            try await stream.channel.closeFuture.get()
+            // have ended and the last frame is out. A request whose body was left unread (a refused
+            // or oversized upload) gets `unreadBodyGrace` to end, then its stream is reset: its
+            // bytes are never read on.
+            if !request.ended {
+                // A client ends its request right after the block: wait that long for its end, no
+                // longer, and read no body byte more than the piece that shows there is one.
+                let grace = channel.eventLoop.scheduleTask(in: configuration.timeouts.unreadBodyGrace.timeAmount) { channel.close(promise: nil) }
+                let extra = (try? await request.drain(limit: 0)) ?? 0
+                store.uploadBytesRead.add(Int64(extra), ordering: .relaxed)
+                grace.cancel()
+                if !request.ended { try? await channel.close() }
+            }
+            try await channel.closeFuture.get()
         }
     }
 
@@ -84,7 +100,7 @@ struct XFTPRequestProcessor: Sendable {
 
     // MARK: - Commands
 
-    private func command(head: [UInt8], body: inout HTTP2MessageReader, session: TLSSession, responder: Responder) async throws {
+    private func command(head: [UInt8], body: inout HTTP2MessageReader, channel: any Channel, session: TLSSession, responder: Responder) async throws {
         guard head.count == XFTPBlock.size, let transmission = try? XFTPTransmission.parse(block: head) else {
             return try await responder.respond(.error(.block), corrId: [], entityId: [], session: session)
         }
@@ -126,7 +142,7 @@ struct XFTPRequestProcessor: Sendable {
             guard let ids = try store.addRecipients(senderId: entityId, keys: keys) else { return try await answer(.error(.auth)) }
             try await answer(.recipientIds(ids))
         case .put:
-            try await answer(receive(chunk, body: &body))
+            try await answer(receive(chunk, body: &body, channel: channel))
         case .delete:
             try store.delete(senderId: entityId)
             try await answer(.ok)
@@ -150,17 +166,26 @@ struct XFTPRequestProcessor: Sendable {
     /// FPUT: the body after the block is the chunk. Written to a temporary file, checked for its
     /// exact size and SHA-256, flushed to disk, renamed into place and logged, only then answered OK:
     /// a crash at any point leaves either no file or a complete one.
-    private func receive(_ chunk: StoredChunk, body: inout HTTP2MessageReader) async throws -> XFTPResponse {
+    private func receive(_ chunk: StoredChunk, body: inout HTTP2MessageReader, channel: any Channel) async throws -> XFTPResponse {
         let size = Int64(chunk.info.size)
         if chunk.fileName != nil {
-            // Already stored: a resumed upload; the bytes must still be read (`Server.hs` 531-541).
-            let sent = try await body.drain()
+            // Already stored: a resumed upload; the bytes must still be read, but no more than the
+            // chunk's size (`Server.hs` 536-546 `skipCommitted`).
+            let sent = try await body.drain(limit: Int(size))
+            store.uploadBytesRead.add(Int64(sent), ordering: .relaxed)
             return sent == size ? .ok : .error(.size)
         }
-        guard store.reserve(size, quota: configuration.maxStoreBytes) else {
-            _ = try await body.drain()
-            return .error(.quota)
-        }
+        // One upload of a chunk at a time: another one meanwhile is told to try again later
+        // (TIMEOUT, which clients retry), when this one will have stored it.
+        guard store.beginUpload(senderId: chunk.senderId) else { return .error(.timeout) }
+        defer { store.endUpload(senderId: chunk.senderId) }
+        // Reserved before any byte is read: bytes in flight count against the store's limit. The
+        // body is not read at all when the quota says no (`Server.hs` 537).
+        guard store.reserve(size, quota: configuration.maxStoreBytes) else { return .error(.quota) }
+        // The whole chunk must arrive within `upload`; then the stream is closed, the temp file
+        // aborted and the reservation released (the read below fails).
+        let uploadTimer = channel.eventLoop.scheduleTask(in: configuration.timeouts.upload.timeAmount) { channel.close(promise: nil) }
+        defer { uploadTimer.cancel() }
         let name = Base64URL.encode(chunk.senderId)
         let destination = Path.join(store.filesFolder, name)
         let writer = try AtomicFileWriter(destination: destination, mode: 0o600)
@@ -170,9 +195,10 @@ struct XFTPRequestProcessor: Sendable {
         do {
             while let piece = try await body.nextData() {
                 received += Int64(piece.readableBytes)
+                store.uploadBytesRead.add(Int64(piece.readableBytes), ordering: .relaxed)
                 if received > size {
+                    // Longer than declared: not read on (the stream is reset after the answer).
                     failure = .size
-                    _ = try await body.drain()
                     break
                 }
                 try piece.withUnsafeReadableBytes { bytes in

@@ -67,8 +67,15 @@ public final class XFTPServer: Sendable {
             .serverChannelOption(.backlog, value: 256)
             .bind(host: configuration.host, port: configuration.port) { channel in
                 channel.eventLoop.makeCompletedFuture { () -> Connection in
+                    // A connection that sends nothing for `idle` is closed, before TLS: a silent or
+                    // stalled client (slow headers, a body that stopped) holds nothing for ever.
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: configuration.timeouts.idle.timeAmount))
+                    try channel.pipeline.syncOperations.addHandler(IdleConnectionCloser())
                     let handler = try TLSHandler(context: tls)
                     try channel.pipeline.syncOperations.addHandler(handler)
+                    // The TLS handshake gets `handshake` to finish; a client that dawdles is closed.
+                    let handshakeTimer = channel.eventLoop.scheduleTask(in: configuration.timeouts.handshake.timeAmount) { channel.close(promise: nil) }
+                    handler.established.whenComplete { _ in handshakeTimer.cancel() }
                     let streams = try channel.pipeline.syncOperations.configureAsyncHTTP2Pipeline(mode: .server, configuration: http2) { stream in
                         stream.eventLoop.makeCompletedFuture { try HTTP2StreamChannel(wrappingChannelSynchronously: stream) }
                     }
@@ -134,6 +141,12 @@ public final class XFTPServer: Sendable {
     /// The number of chunks held and their stored bytes.
     public var storeUsage: (chunks: Int, bytes: Int64) { (store.count, store.usedBytes) }
 
+    /// Client connections open now.
+    public var connectionCount: Int { open.withLock { $0.count } }
+
+    /// Bytes of upload bodies read so far (stored, refused, or read to find a body's end).
+    public var uploadBytesRead: Int64 { store.uploadBytesRead.load(ordering: .relaxed) }
+
     private static func serve(_ connection: Connection, processor: XFTPRequestProcessor) async {
         guard let session = try? await connection.established.get() else { return }
         let phase = ConnectionPhase()
@@ -149,3 +162,24 @@ public final class XFTPServer: Sendable {
     }
 }
 
+
+/// Closes the connection when `IdleStateHandler` says nothing arrived for its read timeout.
+final class IdleConnectionCloser: ChannelInboundHandler, Sendable {
+    typealias InboundIn = NIOAny
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+}
+
+extension Duration {
+    /// The same span as SwiftNIO's `TimeAmount`.
+    var timeAmount: TimeAmount {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

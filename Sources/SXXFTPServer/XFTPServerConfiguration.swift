@@ -24,6 +24,26 @@ public struct XFTPServerConfiguration: Sendable {
     public var certificateAlgorithm: SigningKey.Algorithm
     /// The clock, seconds since 1970 (tests move it).
     public var now: @Sendable () -> Int64
+    public var timeouts = Timeouts()
+
+    /// How long a client may take, so that slow or silent connections cannot hold the server's
+    /// resources (connections, reserved space) for ever.
+    public struct Timeouts: Sendable {
+        /// To finish the TLS handshake.
+        public var handshake: Duration = .seconds(10)
+        /// To send a request's first block (the command) once the request has started.
+        public var requestHead: Duration = .seconds(30)
+        /// To upload a whole chunk: simplexmq's `fileTimeout`, 5 minutes for a 4 MiB chunk (`Server/Main.hs` 294).
+        public var upload: Duration = .seconds(300)
+        /// A connection from which nothing arrives for this long is closed (a transfer in progress
+        /// always sends: data, or window updates while it downloads).
+        public var idle: Duration = .seconds(120)
+        /// After an answer that left part of the request's body unread (a refused or oversized
+        /// upload), how long the client has to end its request before the stream is reset.
+        public var unreadBodyGrace: Duration = .seconds(5)
+
+        public init() {}
+    }
 
     public init(storeFolder: String, host: String = "127.0.0.1", port: Int = 443, publicHost: String? = nil, password: [UInt8]? = nil,
                 maxStoreBytes: Int64? = nil, expirySeconds: Int64 = 48 * 3600, expiryCheckSeconds: Int64 = 2 * 3600,

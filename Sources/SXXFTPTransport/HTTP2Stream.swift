@@ -86,10 +86,12 @@ public struct HTTP2MessageReader {
         return bytes
     }
 
-    /// Reads and drops the rest of the body, returning how many bytes it had.
-    public mutating func drain() async throws -> Int {
+    /// Reads and drops the rest of the body, but never more than `limit` bytes and the piece that
+    /// crosses it: a body longer than declared (or endless) is not read on. Returns how many bytes
+    /// were read (more than `limit` when the body was longer).
+    public mutating func drain(limit: Int) async throws -> Int {
         var total = 0
-        while let piece = try await nextData() { total += piece.readableBytes }
+        while total <= limit, let piece = try await nextData() { total += piece.readableBytes }
         return total
     }
 }

@@ -969,7 +969,7 @@ _sxkit_transfer_send() {
     repeating_flags=()
     non_repeating_flags=(--force --above-soft-limit --json -q --quiet -v --verbose -h --help)
     repeating_options=(--server --link)
-    non_repeating_options=(--relay --socks-proxy --recipients -o --output --parallel --temp-dir --data-dir)
+    non_repeating_options=(--relay --socks-proxy --recipients -o --output --parallel --retry --temp-dir --data-dir)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
@@ -998,6 +998,9 @@ _sxkit_transfer_send() {
     '--parallel')
         return
         ;;
+    '--retry')
+        return
+        ;;
     '--temp-dir')
         __sxkit_add_completions -d
         return
@@ -1021,7 +1024,7 @@ _sxkit_transfer_receive() {
     repeating_flags=()
     non_repeating_flags=(--force --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(-o --output --relay --socks-proxy --parallel --temp-dir --data-dir)
+    non_repeating_options=(-o --output --relay --socks-proxy --parallel --retry --temp-dir --data-dir)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
@@ -1038,6 +1041,9 @@ _sxkit_transfer_receive() {
         return
         ;;
     '--parallel')
+        return
+        ;;
+    '--retry')
         return
         ;;
     '--temp-dir')
@@ -1195,7 +1201,7 @@ _sxkit_migrate_send() {
     repeating_flags=()
     non_repeating_flags=(--qr --allow-unencrypted --fresh --above-soft-limit --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=(--server)
-    non_repeating_options=(--relay --socks-proxy -o --output --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
+    non_repeating_options=(--relay --socks-proxy -o --output --parallel --retry --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -1215,6 +1221,9 @@ _sxkit_migrate_send() {
         return
         ;;
     '--parallel')
+        return
+        ;;
+    '--retry')
         return
         ;;
     '--data-dir')
@@ -1247,7 +1256,7 @@ _sxkit_migrate_receive() {
     repeating_flags=()
     non_repeating_flags=(--force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--relay --socks-proxy --parallel --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
+    non_repeating_options=(--relay --socks-proxy --parallel --retry --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 1
 
     # Offer option value completions
@@ -1260,6 +1269,9 @@ _sxkit_migrate_receive() {
         return
         ;;
     '--parallel')
+        return
+        ;;
+    '--retry')
         return
         ;;
     '--data-dir')

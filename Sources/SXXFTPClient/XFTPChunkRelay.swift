@@ -43,7 +43,8 @@ public final class XFTPChunkRelay: ChunkRelay {
             case .timeout, .internal, .fileIO, .session: return RelayError.unavailable(relay: name, reason: error.description)
             default: return RelayError.protocolError(relay: name, reason: error.description)
             }
-        case .unreachable, .timedOut: return RelayError.unavailable(relay: name, reason: error.description)
+        case .unreachable(_, let reason): return RelayError.unavailable(relay: name, reason: "cannot connect: \(reason)")
+        case .timedOut(_, let seconds): return RelayError.unavailable(relay: name, reason: "no answer within \(seconds) seconds")
         case .wrongIdentity, .handshake, .badResponse, .needsProxy: return RelayError.protocolError(relay: name, reason: error.description)
         }
     }

@@ -94,7 +94,7 @@ public final class XFTPConnection: Sendable {
                     }
                 }
         } catch {
-            throw XFTPClientError.unreachable(server: name, reason: String(describing: error))
+            throw XFTPClientError.unreachable(server: name, reason: ConnectFailureText.words(error))
         }
         let (channel, established, streams) = connected
         do {

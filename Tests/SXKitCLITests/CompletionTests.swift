@@ -12,7 +12,7 @@ import SXTestSupport
         "older-than", "confirm", "role", "seed", "chat-db-size", "bulk-files", "chat-items", "jobs", "max-size", "format",
         "max-pixels", "parallel", "listen", "expiry", "max-store", "recipients", "link",
         "passphrase-command", "new-passphrase-command", "server", "public-host", "certificate-algorithm", "socks-proxy",
-        "user", "since", "until",
+        "user", "since", "until", "retry",
     ]
     /// Path options whose value is a folder (the rest may be files).
     static let folders: Set<String> = [

@@ -94,6 +94,27 @@ import SXTransfer
         #expect(!FileManager.default.fileExists(atPath: temp.file("out")))
     }
 
+    /// A relay that refuses connections: each network operation is tried `--retry` times (3 by
+    /// default, as the xftp CLI), then one sentence naming the relay and why, exit 1, within seconds.
+    @Test func retriesAreBoundedAndTheRelayIsNamed() throws {
+        let temp = try TempFolder()
+        // SimpleX's real-shaped description, its server moved to a closed loopback port.
+        let text = try String(contentsOfFile: Self.fixture("real_single_server.yaml"), encoding: .utf8)
+        let closed = try temp.write("closed.yaml", Array(text.replacingOccurrences(of: "@xftp1.simplex.im", with: "@127.0.0.1:1").utf8))
+        for (retry, attempts) in [(nil, 3), ("1", 1), ("5", 5)] as [(String?, Int)] {
+            let started = Date()
+            let run = try CLI.run(["transfer", "receive", closed, "-o", temp.file("out"), "--temp-dir", temp.file("tmp")] + (retry.map { ["--retry", $0] } ?? []))
+            #expect(run.status == 1 && run.stderr.contains("relay 127.0.0.1:1 is unavailable: cannot connect: connection refused"), "\(run.stderr)")
+            #expect(!run.stderr.contains("SingleConnectionFailure"), "\(run.stderr)")
+            #expect(run.stderr.contains("(attempt \(attempts) of \(attempts))") == (attempts > 1), "\(run.stderr)")
+            #expect(!run.stderr.contains("(attempt \(attempts + 1) of"), "\(run.stderr)")
+            #expect(Date().timeIntervalSince(started) < 30)
+        }
+        #expect(!FileManager.default.fileExists(atPath: temp.file("out")))
+        let invalid = try CLI.run(["transfer", "receive", closed, "--retry", "0"])
+        #expect(invalid.status != 0 && invalid.stderr.contains("--retry must be between 1 and 20"), "\(invalid.stderr)")
+    }
+
     @Test func sxkitsDescriptionsAreShapedAsSimpleXWritesThem() throws {
         let temp = try TempFolder()
         try FileManager.default.createDirectory(atPath: temp.file("relay"), withIntermediateDirectories: true)

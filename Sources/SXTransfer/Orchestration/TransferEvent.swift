@@ -74,7 +74,12 @@ public struct TransferPolicy: Sendable {
     public var firstBackoff: Duration
     public var maxBackoff: Duration
 
-    public init(parallelChunks: Int = 4, attempts: Int = 6, firstBackoff: Duration = .milliseconds(200), maxBackoff: Duration = .seconds(5)) {
+    /// Attempts per network operation: the xftp CLI's default (simplexmq `Client/Main.hs`
+    /// `defaultRetryCount = 3`, `withRetry n` makes at most n attempts). With the backoff below, an
+    /// unreachable relay is given up on within about a second plus the connection timeouts.
+    public static let defaultAttempts = 3
+
+    public init(parallelChunks: Int = 4, attempts: Int = defaultAttempts, firstBackoff: Duration = .milliseconds(200), maxBackoff: Duration = .seconds(5)) {
         self.parallelChunks = max(1, parallelChunks)
         self.attempts = max(1, attempts)
         self.firstBackoff = firstBackoff

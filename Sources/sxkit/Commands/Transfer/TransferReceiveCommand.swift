@@ -49,7 +49,14 @@ struct TransferReceiveCommand: ParsableCommand {
         let receiver = setUp
         let display = TransferEventDisplay(options: global, label: "receive", following: [decrypt])
         defer { display.stop() }  // also when the import or the receive fails
-        let (result, seconds) = try timed { try waitFor { try await receiver.receive(parsed, path: path, events: display.handler) } }
+        let (result, seconds): (TransferReceiver.Result, Double)
+        do {
+            (result, seconds) = try timed { try waitFor { try await receiver.receive(parsed, path: path, events: display.handler) } }
+        } catch {
+            display.stop()
+            ReceiveResumeNote.write(workFolder: receiver.workFolder(for: parsed), chunks: parsed.chunks.count)
+            throw error
+        }
         display.stop()
         guard !global.json, !global.quiet else { return }
         ConsoleOutput.standardOutput.writeLine("received \(result.fileName) (\(ByteCount.format(result.fileSize))) in \(String(format: "%.2f", seconds)) s; "

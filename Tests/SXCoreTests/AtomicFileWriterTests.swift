@@ -43,6 +43,22 @@ struct AtomicFileWriterTests {
         #expect(try tmp.read("big") == content)
     }
 
+    /// A file asked to be world-readable is 0600 while it is written (a process killed meanwhile
+    /// leaves nothing others can read, whatever the umask) and gets its mode only when finished.
+    @Test func theTempFileIsPrivateUntilFinished() throws {
+        let tmp = try TempFolder()
+        let writer = try AtomicFileWriter(destination: tmp.file("shared.bin"), mode: 0o666)
+        try writer.write(Array("partial".utf8))
+        #expect(try POSIXFile.status(writer.tempPath).st_mode & 0o777 == 0o600)
+        try writer.finishWriting(flush: false)
+        // The process's umask, read without setting it (other tests run meanwhile).
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let umask = try #require(status.split(separator: "\n").first { $0.hasPrefix("Umask:") }.flatMap { mode_t($0.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) })
+        #expect(try POSIXFile.status(writer.tempPath).st_mode & 0o777 == 0o666 & ~umask)
+        try writer.publish(flushFolder: false)
+        #expect(try POSIXFile.status(tmp.file("shared.bin")).st_mode & 0o777 == 0o666 & ~umask)
+    }
+
     @Test func commitCreatesANewFile() throws {
         let tmp = try TempFolder()
         let path = tmp.root + "/fresh"

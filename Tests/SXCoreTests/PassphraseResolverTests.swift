@@ -2,6 +2,9 @@ import Foundation
 import SXCore
 import SXTestSupport
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A terminal path that cannot be opened: a resolver that reaches the prompt fails loudly with a
 /// FileSystemError instead of waiting for input.
@@ -21,6 +24,19 @@ struct PassphraseResolverPrecedenceTests {
         let (secret, source) = try resolver.resolve(PassphraseRequest(role: .current, file: file, fromDesktopSettings: true))
         #expect(text(secret) == "from file")
         #expect(source == .file(file))
+    }
+
+    /// A passphrase file others can read is used, and said so (as ssh says of its keys).
+    @Test func aPassphraseFileOthersCanReadIsNamed() throws {
+        let tmp = try TempFolder()
+        let path = try tmp.writeText("pass.txt", "secret\n")
+        chmod(path, 0o644)
+        let open = PassphraseSource.file(path).exposure
+        #expect(open?.contains("\(path) can be read by others on this machine (mode 644)") == true, "\(open ?? "nil")")
+        #expect(PassphraseSource.environmentFile(variable: "SXKIT_PASSPHRASE_FILE", path: path).exposure != nil)
+        chmod(path, 0o600)
+        #expect(PassphraseSource.file(path).exposure == nil)
+        #expect(PassphraseSource.environment("SXKIT_PASSPHRASE").exposure == nil)
     }
 
     @Test func environmentVariableWinsOverEnvironmentFileAndSettings() throws {

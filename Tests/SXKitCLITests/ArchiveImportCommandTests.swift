@@ -80,6 +80,28 @@ import Testing
         }
     }
 
+    /// Under `umask 000` a new profile is still owner-only: its folders 0700, its files and
+    /// databases 0600; and a passphrase file others can read is used but named.
+    @Test func aProfileImportedUnderAnOpenUmaskIsOwnerOnly() throws {
+        let f = try Fixture()
+        let target = f.folder.file("open-umask")
+        chmod(f.newPass, 0o644)
+        let run = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--passphrase-file", f.newPass],
+                              prefix: ["/bin/sh", "-c", "umask 000; exec \"$0\" \"$@\""])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: the passphrase file \(f.newPass) can be read by others on this machine (mode 644)"), "\(run.stderr)")
+        func mode(_ path: String) -> Int { POSIXFile.linkStatus(path).map { Int($0.st_mode & 0o777) } ?? -1 }
+        #expect(mode(target) == 0o700)
+        for entry in FileManager.default.enumerator(atPath: target)!.compactMap({ $0 as? String }) {
+            let path = target + "/" + entry
+            let expected = Folders.isFolder(path) ? 0o700 : 0o600
+            #expect(mode(path) == expected, "\(entry) is \(String(mode(path), radix: 8))")
+        }
+        chmod(f.newPass, 0o600)
+        let quiet = try CLI.run(["archive", "import", f.archive, "--data-dir", f.folder.file("private-pass"), "--passphrase-file", f.newPass])
+        #expect(quiet.status == 0 && !quiet.stderr.contains("can be read by others"), "\(quiet.stderr)")
+    }
+
     @Test func importsDeflatedAndStoredZipsExactly() throws {
         for stored in [false, true] {
             let f = try Fixture(stored: stored)

@@ -138,7 +138,7 @@ public enum ArchiveImport {
     /// per-file problems. On failure the staging folder is deleted again.
     static func stage(_ plan: ChatArchivePlan, into staging: String, data: DataDirectory,
                       progress: ProgressTracker?) throws -> (Int, Int64, [ArchiveError]) {
-        try Folders.create(data.root)
+        try Folders.create(data.root, mode: 0o700)  // a profile: owner-only whatever the umask
         guard mkdir(staging, 0o700) == 0 else { throw FileSystemError("create the staging folder", path: staging) }
         var errors: [ArchiveError] = []
         var entries = 0

@@ -85,7 +85,7 @@ enum ImportSwap {
         if ImportFiles.exists(staged) {
             if ImportFiles.exists(folder) { aside = try moveAside(folder, to: previous) }
             // A new data directory may lack the folder's parent (`<prefix>_assets` for wallpapers).
-            try Folders.create(Path.parent(folder), mode: 0o755)
+            try Folders.create(Path.parent(folder), mode: 0o700)
             if rename(staged, folder) == 0 {
                 try POSIXFile.fsyncDirectory(Path.parent(folder))
                 try POSIXFile.fsyncDirectory(Path.parent(staged))
@@ -147,7 +147,7 @@ enum ImportSwap {
 
     /// Copies the regular files of `source` into a new folder `destination`, each flushed.
     static func copyFolder(_ source: String, to destination: String) throws {
-        guard mkdir(destination, 0o755) == 0 else { throw FileSystemError("create", path: destination) }
+        guard mkdir(destination, 0o700) == 0 else { throw FileSystemError("create", path: destination) }
         for name in try Folders.names(in: source).sorted() {
             try AtomicFileWriter.copy(Path.join(source, name), to: Path.join(destination, name))
         }

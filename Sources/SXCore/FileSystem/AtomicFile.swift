@@ -25,6 +25,8 @@ public final class AtomicFileWriter: @unchecked Sendable {
     /// The descriptor kept open after `finishWriting` only for the temp file's lock, until published.
     private var lockFD: Int32 = -1
     private let liveToken: Int
+    /// The mode the file gets when it is finished (less the umask); until then it is 0600.
+    private let finalMode: mode_t
     /// For a big file written once and not read back soon (a received file, a relay's chunk): written
     /// around the page cache (O_DIRECT, see `POSIXFile.writeAllDirect`) in `directBlock`-sized writes,
     /// so it takes no page-cache pages at all (1 GiB: 0.06 s of system time instead of 1.4–1.8 s on a VM
@@ -63,14 +65,7 @@ public final class AtomicFileWriter: @unchecked Sendable {
             break
         }
         liveToken = LiveTemps.add(tempPath)
-        // Widen only when asked, never through the umask-less path.
-        if mode != 0o600, fchmod(fd, mode & ~Self.processUmask) != 0 {
-            let code = errno
-            close(fd)
-            unlink(tempPath)
-            LiveTemps.remove(liveToken)
-            throw FileSystemError("set permissions on", path: tempPath, code: code)
-        }
+        finalMode = mode & ~Self.processUmask
     }
 
     deinit { if !finished { abort() } }
@@ -128,6 +123,11 @@ public final class AtomicFileWriter: @unchecked Sendable {
                 try POSIXFile.writeAllDirect(fd, staging.bytes, path: destination)
             }
             releaseStaging()
+            // Widened only now, when asked and less the umask: while it is written (and if the
+            // process is killed meanwhile) the temp file is 0600 whatever the umask.
+            if finalMode != 0o600, fchmod(fd, finalMode) != 0 {
+                throw FileSystemError("set permissions on", path: tempPath, code: errno)
+            }
             if flush {
                 try POSIXFile.fsync(fd, path: destination)
                 // On disk now: the rest of its pages go too, for the next writes to reuse.

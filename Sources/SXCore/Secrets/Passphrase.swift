@@ -34,6 +34,20 @@ public enum PassphraseSource: Sendable, Equatable, CustomStringConvertible {
         case .desktopSettings(let p): return "desktop app settings \(p)"
         }
     }
+
+    /// For a passphrase read from a file that others on the machine may read (group or other
+    /// permission bits, as ssh checks its keys): the sentence that says so. The passphrase is still
+    /// used; the file is the user's to fix.
+    public var exposure: String? {
+        let path: String
+        switch self {
+        case .file(let p), .environmentFile(_, let p): path = p
+        default: return nil
+        }
+        guard let st = try? POSIXFile.status(path), st.st_mode & 0o077 != 0 else { return nil }
+        return "the passphrase file \(path) can be read by others on this machine (mode \(String(st.st_mode & 0o777, radix: 8))); "
+            + "make it private: chmod 600 \(path)"
+    }
 }
 
 public struct PassphraseError: SXError {

@@ -276,7 +276,7 @@ public struct CryptoFileBatch: Sendable {
         if !inPlace {
             // Folders first, once each, rather than a createDirectory call per file.
             for folder in Set(group.map { Path.parent($0.target) }) {
-                try? Folders.create(folder)
+                try? Folders.create(folder, mode: 0o700)  // decrypted files may go in: owner-only whatever the umask
             }
         }
         let staged = StagedWrites.stage(group, jobs: jobs, flushEach: inPlace || group.count <= 16, progress: progress,

@@ -99,7 +99,9 @@ struct PassphraseOptions: ParsableArguments {
         if none { return SecretBytes([]) }
         let environment = ProcessInfo.processInfo.environment
         let settings = dataDirectory.flatMap { DesktopSettings.path(forDataDirectory: $0.root, environment: environment) }
-        return try PassphraseResolver(desktopSettingsPath: settings)
-            .resolve(PassphraseRequest(role: .current, file: file, command: command, fromDesktopSettings: fromDesktopSettings)).0
+        let (secret, source) = try PassphraseResolver(desktopSettingsPath: settings)
+            .resolve(PassphraseRequest(role: .current, file: file, command: command, fromDesktopSettings: fromDesktopSettings))
+        if let exposure = source.exposure { ConsoleOutput.standardError.writeLine("sxkit: warning: \(exposure)") }
+        return secret
     }
 }

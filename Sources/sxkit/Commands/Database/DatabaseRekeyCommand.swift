@@ -68,7 +68,10 @@ struct DatabaseRekeyCommand: ParsableCommand {
         if decrypt {
             new = SecretBytes([])
         } else {
-            new = try PassphraseResolver().resolve(PassphraseRequest(role: .new, file: newPassphraseFile, command: newPassphraseCommand, confirmOnPrompt: true)).0
+            let (secret, source) = try PassphraseResolver().resolve(PassphraseRequest(role: .new, file: newPassphraseFile, command: newPassphraseCommand,
+                                                                                     confirmOnPrompt: true))
+            if let exposure = source.exposure { ConsoleOutput.standardError.writeLine("sxkit: warning: \(exposure)") }
+            new = secret
             guard !new.isEmpty else {
                 throw UsageError("the new passphrase is empty; to remove the encryption, use --decrypt")
             }

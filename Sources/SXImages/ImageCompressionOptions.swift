@@ -33,16 +33,24 @@ public struct ImageCompressionOptions: Sendable, Equatable {
     public var dataURI: Bool
     /// Images whose header declares more pixels are refused before any decoding.
     public var maxPixels: Int
+    /// The most bytes a decoder may hold at once for an image it cannot decode as a stream (a
+    /// progressive JPEG's coefficients, an interlaced PNG, a HEIF, JPEG XL or GIF frame): more is
+    /// refused before decoding, so that memory stays bounded for any input the pixel limit admits.
+    public var maxWholeDecodeBytes: Int
 
     public static let defaultMaxPixels = 100_000_000
+    /// 160 MiB: with the working image and the encoder beside it, a compression stays under 300 MB.
+    public static let defaultMaxWholeDecodeBytes = 160 << 20
 
     public init(budget: Int = Int(SimpleXLimits.maxImageSize), format: ImageFormatChoice = .auto,
-                keepMetadata: Bool = false, dataURI: Bool = false, maxPixels: Int = defaultMaxPixels) {
+                keepMetadata: Bool = false, dataURI: Bool = false, maxPixels: Int = defaultMaxPixels,
+                maxWholeDecodeBytes: Int = defaultMaxWholeDecodeBytes) {
         self.budget = budget
         self.format = format
         self.keepMetadata = keepMetadata
         self.dataURI = dataURI
         self.maxPixels = maxPixels
+        self.maxWholeDecodeBytes = maxWholeDecodeBytes
     }
 
     /// The size `bytes` encoded bytes take against the budget.

@@ -48,10 +48,15 @@ public enum ImageCompressor {
         guard source.pixels <= options.maxPixels else {
             throw ImageError(path: path, reason: .tooManyPixels(width: source.width, height: source.height, limit: options.maxPixels))
         }
+        if let whole = source.wholeDecodeBytes, whole > options.maxWholeDecodeBytes {
+            throw ImageError(path: path, reason: .tooBigToDecodeWhole(width: source.width, height: source.height, kind: source.wholeDecodeKind,
+                                                                      bytes: whole, limit: options.maxWholeDecodeBytes))
+        }
         var search = Search(source: source, options: options)
         let kept = try KeptInput.candidate(source, options: options)
         // The search decodes the whole image: a damaged input fails here, kept or not.
-        var (bytes, candidate) = try gate.map { try $0.with(bytes: estimatedMemory(pixels: source.pixels)) { try search.run() } }
+        let memory = estimatedMemory(pixels: source.pixels) + (source.wholeDecodeBytes ?? 0)
+        var (bytes, candidate) = try gate.map { try $0.with(bytes: memory) { try search.run() } }
             ?? search.run()
         var action = ImageAction.reencoded
         // Never bigger than the input: the input (stripped) stays unless the re-encode is smaller.

@@ -15,6 +15,8 @@ public struct ImageError: SXError, Equatable {
         case damaged(format: String, detail: String)
         /// The header declares more pixels than allowed; nothing was decoded.
         case tooManyPixels(width: Int, height: Int, limit: Int)
+        /// A file its decoder must hold whole (`kind` says why) would take `bytes` at once, more than `limit`.
+        case tooBigToDecodeWhole(width: Int, height: Int, kind: String, bytes: Int, limit: Int)
         /// Even the smallest allowed size at the lowest allowed quality is over the budget.
         case cannotFit(budget: Int, smallest: Int, longSide: Int)
     }
@@ -42,6 +44,10 @@ public struct ImageError: SXError, Equatable {
         case .tooManyPixels(let width, let height, let limit):
             return "'\(path)' is \(width)x\(height) = \(Self.megapixels(width * height)), above the limit of "
                 + "\(Self.megapixels(limit)); refused without decoding it"
+        case .tooBigToDecodeWhole(let width, let height, let kind, let bytes, let limit):
+            return "'\(path)' is \(width)x\(height), \(kind): decoding it would take \(ByteCount.format(Int64(bytes))) at once, above the "
+                + "limit of \(ByteCount.format(Int64(limit))); refused without decoding it (a baseline JPEG or a non-interlaced PNG of this "
+                + "size is read as a stream)"
         case .cannotFit(let budget, let smallest, let longSide):
             return "'\(path)' cannot fit in \(budget) bytes even at \(longSide) px on the long side "
                 + "(smallest encoding: \(smallest) bytes)"

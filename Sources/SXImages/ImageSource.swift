@@ -16,6 +16,10 @@ struct ImageSource {
     let pages: Int
     /// Bands as stored (a CMYK JPEG has 4).
     let bands: Int
+    /// What the decoder must hold at once when it cannot decode this file as a stream, else nil
+    /// (with `wholeDecodeKind`, the reason in words).
+    var wholeDecodeBytes: Int?
+    var wholeDecodeKind = ""
 
     var pixels: Int { width * height }
 
@@ -45,8 +49,42 @@ struct ImageSource {
         } catch let error as VipsError {
             throw ImageError(path: path, reason: .damaged(format: format, detail: error.message))
         }
-        return ImageSource(path: path, bytes: Int64(st.st_size), width: header.width, height: header.height,
-                           format: format, pages: max(1, Int(vips_image_get_n_pages(header.pointer))), bands: header.bands)
+        var source = ImageSource(path: path, bytes: Int64(st.st_size), width: header.width, height: header.height,
+                                 format: format, pages: max(1, Int(vips_image_get_n_pages(header.pointer))), bands: header.bands)
+        (source.wholeDecodeBytes, source.wholeDecodeKind) = wholeDecode(header, format: format) ?? (nil, "")
+        return source
+    }
+
+    /// The buffer a loader holds whole, from the header, for the files its library cannot read row
+    /// by row: libjpeg keeps a progressive JPEG's every DCT coefficient (2 bytes each, chroma at a
+    /// quarter with 4:2:0) even when it decodes scaled down; libpng/spng an interlaced PNG's every
+    /// pixel; libheif and libjxl the whole frame; libnsgif a frame as RGBA. Other files stream.
+    static func wholeDecode(_ header: VipsImage, format: String) -> (Int, String)? {
+        let pixels = header.width * header.height
+        let sample = Int(vips_format_sizeof(vips_image_get_format(header.pointer)))
+        func int(_ name: String) -> Int32 {
+            var value: Int32 = 0
+            return vips_image_get_typeof(header.pointer, name) != 0 && vips_image_get_int(header.pointer, name, &value) == 0 ? value : 0
+        }
+        switch format {
+        case "jpeg" where int("jpeg-multiscan") == 1:
+            var subsampled = false
+            var text: UnsafePointer<CChar>?
+            if vips_image_get_typeof(header.pointer, "jpeg-chroma-subsample") != 0,
+               vips_image_get_string(header.pointer, "jpeg-chroma-subsample", &text) == 0, let text {
+                subsampled = String(cString: text) == "4:2:0"
+            }
+            let components = header.bands >= 3 && subsampled ? 1.5 : Double(header.bands)
+            return (Int(Double(pixels) * components * 2), "a progressive JPEG, whose every coefficient libjpeg holds")
+        case "png" where int("interlaced") == 1:
+            return (pixels * header.bands * sample, "an interlaced PNG, which is decoded whole")
+        case "heif", "jxl":
+            return (pixels * header.bands * sample, "a \(format == "heif" ? "HEIF/AVIF" : "JPEG XL") image, which is decoded whole")
+        case "gif":
+            return (pixels * 4, "a GIF, whose frame is decoded whole")
+        default:
+            return nil
+        }
     }
 
     /// No built-in loader knows the file: perhaps an optional module's does (HEIC, AVIF, JPEG XL…).

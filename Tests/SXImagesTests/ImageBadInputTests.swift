@@ -78,6 +78,35 @@ struct ImageBadInputTests {
         #expect(Self.peakResidentKiB() - before < 64 * 1024, "peak memory grew by more than 64 MiB")
     }
 
+    /// Files a decoder must hold whole (a progressive JPEG's coefficients, an interlaced PNG) are
+    /// measured from the header and refused over the limit, before decoding; the same pictures
+    /// stored to be read as a stream are compressed.
+    @Test func wholeImageDecodesAreBoundedFromTheHeader() throws {
+        let dir = try TempFolder()
+        let picture = try SyntheticImage.picture(width: 1200, height: 900, seed: 4, alpha: false)
+        func save(_ name: String, _ saver: String, interlace: Bool) throws -> String {
+            try dir.write(name, try Vips.call(saver, ["in": .image(picture), "interlace": .bool(interlace)]).bytes())
+        }
+        let progressive = try save("progressive.jpg", "jpegsave_buffer", interlace: true)
+        let interlaced = try save("interlaced.png", "pngsave_buffer", interlace: true)
+        let baseline = try save("baseline.jpg", "jpegsave_buffer", interlace: false)
+        let plain = try save("plain.png", "pngsave_buffer", interlace: false)
+        let limit = ImageCompressionOptions(maxWholeDecodeBytes: 1 << 20)
+        // 4:2:0 coefficients: 2 bytes each for luma and a quarter each for the two chroma planes.
+        guard case .tooBigToDecodeWhole(1200, 900, let kind, let bytes, 1 << 20)? = reason(progressive, limit) else {
+            Issue.record("the progressive JPEG was not refused: \(String(describing: reason(progressive, limit)))")
+            return
+        }
+        #expect(kind.contains("progressive JPEG") && bytes == 1200 * 900 * 3, "\(kind) \(bytes)")
+        #expect(reason(interlaced, limit) == .tooBigToDecodeWhole(width: 1200, height: 900, kind: "an interlaced PNG, which is decoded whole",
+                                                                  bytes: 1200 * 900 * 3, limit: 1 << 20))
+        #expect(reason(baseline, limit) == nil && reason(plain, limit) == nil, "streamed files are not bounded by it")
+        #expect(reason(progressive) == nil && reason(interlaced) == nil, "the default limit admits them")
+        let sentence = ImageError(path: progressive, reason: .tooBigToDecodeWhole(width: 1200, height: 900, kind: kind, bytes: bytes, limit: 1 << 20))
+        #expect(sentence.description.contains("decoding it would take 3.09 MiB at once, above the limit of 1.00 MiB; refused without decoding it"),
+                "\(sentence.description)")
+    }
+
     @Test func aBudgetNothingFitsIsAClearError() throws {
         let dir = try TempFolder()
         let input = try dir.write("photo.jpg", try SyntheticImage.jpeg(width: 1200, height: 900, seed: 9))

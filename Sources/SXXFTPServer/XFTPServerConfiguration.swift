@@ -30,7 +30,7 @@ public struct XFTPServerConfiguration: Sendable {
     /// resources (connections, reserved space) for ever.
     public struct Timeouts: Sendable {
         /// To finish the TLS handshake.
-        public var handshake: Duration = .seconds(10)
+        public var handshake: Duration = .seconds(30)
         /// To send a request's first block (the command) once the request has started.
         public var requestHead: Duration = .seconds(30)
         /// To upload a whole chunk: simplexmq's `fileTimeout`, 5 minutes for a 4 MiB chunk (`Server/Main.hs` 294).

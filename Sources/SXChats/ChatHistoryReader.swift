@@ -132,14 +132,8 @@ public struct ChatHistoryReader {
     /// A cursor over `chat`'s items with `item_ts` in [since, until), in order.
     public func cursor(_ chat: ChatReference, since: String? = nil, until: String? = nil) throws -> ChatItemCursor {
         let order = Self.orderColumn(chat.kind)
-        var sql = "SELECT i.chat_item_id, i.\(order) FROM chat_items i WHERE i.user_id = ?1 AND \(chatFilter(chat.kind))"
-        if since != nil { sql += " AND i.item_ts >= ?3" }
-        if until != nil { sql += " AND i.item_ts < ?4" }
-        let ids = try db.prepare(sql + " ORDER BY i.\(order), i.chat_item_id")
-        try ids.bind(chat.userId, at: 1)
-        try ids.bind(chat.id, at: 2)
-        if let since { try ids.bind(since, at: 3) }
-        if let until { try ids.bind(until, at: 4) }
+        let ids = try windowed("SELECT i.chat_item_id, i.\(order) FROM chat_items i WHERE i.user_id = ?1 AND \(chatFilter(chat.kind))",
+                               chat: chat, since: since, until: until, orderedBy: "i.\(order), i.chat_item_id")
         let contactName = chat.kind == .direct ? try db.prepare("SELECT local_display_name FROM contacts WHERE contact_id = ?1").first(chat.id) : nil
         // The user's own member id in a group: the author of the group's sent items, for their reactions.
         var ownMemberId: [UInt8]?
@@ -187,6 +181,20 @@ public struct ChatHistoryReader {
         return sql + " WHERE i.chat_item_id = ?1"
     }
 
+    /// `select` (whose WHERE takes the user as ?1 and the chat as ?2) limited to `item_ts` in
+    /// [since, until) and ordered, prepared and bound.
+    private func windowed(_ select: String, chat: ChatReference, since: String?, until: String?, orderedBy order: String) throws -> Statement {
+        var sql = select
+        if since != nil { sql += " AND i.item_ts >= ?3" }
+        if until != nil { sql += " AND i.item_ts < ?4" }
+        let statement = try db.prepare(sql + " ORDER BY " + order)
+        try statement.bind(chat.userId, at: 1)
+        try statement.bind(chat.id, at: 2)
+        if let since { try statement.bind(since, at: 3) }
+        if let until { try statement.bind(until, at: 4) }
+        return statement
+    }
+
     /// The `WHERE` term that picks one chat's items (its id bound as ?2); a group's member-support
     /// sub-chats are not the group's.
     private func chatFilter(_ kind: ChatSummary.Kind) -> String {
@@ -200,16 +208,9 @@ public struct ChatHistoryReader {
     /// The files of `chat`'s items in the window that have a stored path: what an export copies.
     public func storedFiles(_ chat: ChatReference, since: String? = nil, until: String? = nil) throws -> [(fileId: Int64, name: String)] {
         guard schema.has("files"), schema.has("files", "chat_item_id") else { return [] }
-        let filter = chatFilter(chat.kind)
-        var sql = "SELECT f.file_id, f.file_name FROM files f JOIN chat_items i ON i.chat_item_id = f.chat_item_id "
-            + "WHERE i.user_id = ?1 AND \(filter) AND f.file_path IS NOT NULL AND f.file_path != ''"
-        if since != nil { sql += " AND i.item_ts >= ?3" }
-        if until != nil { sql += " AND i.item_ts < ?4" }
-        let statement = try db.prepare(sql + " ORDER BY f.file_id")
-        try statement.bind(chat.userId, at: 1)
-        try statement.bind(chat.id, at: 2)
-        if let since { try statement.bind(since, at: 3) }
-        if let until { try statement.bind(until, at: 4) }
+        let statement = try windowed("SELECT f.file_id, f.file_name FROM files f JOIN chat_items i ON i.chat_item_id = f.chat_item_id "
+                                     + "WHERE i.user_id = ?1 AND \(chatFilter(chat.kind)) AND f.file_path IS NOT NULL AND f.file_path != ''",
+                                     chat: chat, since: since, until: until, orderedBy: "f.file_id")
         var out: [(Int64, String)] = []
         while try statement.step() { out.append((statement.int64(0), statement.text(1) ?? "")) }
         return out

@@ -275,16 +275,24 @@ import Testing
                           ["central directory"])
     }
 
-    @Test func zip64CompressedSizeBeyondTheArchive() throws {
-        // The entry's data follows in a data descriptor (flag 3), so the local header's sizes are 0 and
-        // only the central ZIP64 field says how long it is.
-        try expectRefused(Self.zip64End + """
+    /// The base archive plus `simplex_v1_files/b.bin` carrying a ZIP64 extra field whose one value is
+    /// `value`: it is read for whichever classic field a test then marks as 0xFFFFFFFF.
+    static func entryWithZip64Field(_ value: UInt64) -> String {
+        zip64End + """
 
             i = info('simplex_v1_files/b.bin')
-            i.extra = struct.pack('<HHQ', 1, 8, 0x7FFFFFFFFFFFFFF0)
+            i.extra = struct.pack('<HHQ', 1, 8, \(value))
             with zipfile.ZipFile(out, 'w') as z:
              base(z)
              z.writestr(i, b'data')
+
+            """
+    }
+
+    @Test func zip64CompressedSizeBeyondTheArchive() throws {
+        // The entry's data follows in a data descriptor (flag 3), so the local header's sizes are 0 and
+        // only the central ZIP64 field says how long it is.
+        try expectRefused(Self.entryWithZip64Field(0x7FFFFFFFFFFFFFF0) + """
             central_field('simplex_v1_files/b.bin', 20, 0xFFFFFFFF)
             central_field('simplex_v1_files/b.bin', 8, 8, '<H')
             for field in ('csize', 'usize', 'crc'): patch('local', 'simplex_v1_files/b.bin', field, 0)
@@ -293,13 +301,7 @@ import Testing
     }
 
     @Test func zip64LocalHeaderOffsetBeyondTheArchive() throws {
-        try expectRefused(Self.zip64End + """
-
-            i = info('simplex_v1_files/b.bin')
-            i.extra = struct.pack('<HHQ', 1, 8, 0x7FFFFFFFFFFFFFFF)
-            with zipfile.ZipFile(out, 'w') as z:
-             base(z)
-             z.writestr(i, b'data')
+        try expectRefused(Self.entryWithZip64Field(0x7FFFFFFFFFFFFFFF) + """
             central_field('simplex_v1_files/b.bin', 42, 0xFFFFFFFF)
             """, ["simplex_v1_files/b.bin"])
     }

@@ -34,6 +34,18 @@ struct DatabaseConnectionTests {
         #expect(!none.keyIsCorrect(), "an encrypted database does not read without a key")
     }
 
+    /// Reads sort and index in memory (SQLCipher leaves temp files unencrypted); writers keep
+    /// SQLite's default, since a rewrite's temp database can be as big as the file.
+    @Test func readConnectionsKeepTempDataInMemory() throws {
+        let tmp = try TempFolder()
+        let path = tmp.file("chat.db")
+        try makeDatabase(path, passphrase: Self.passphrase)
+        for (mode, expected) in [(DatabaseConnection.Mode.readOnly, Int64(2)), (.immutable, 2), (.readWrite, 0)] {
+            let connection = try open(path, Self.passphrase, mode: mode)
+            #expect(try connection.scalarInt("PRAGMA temp_store") == expected, "\(mode)")
+        }
+    }
+
     @Test func plaintextDatabaseUsesNoKey() throws {
         let tmp = try TempFolder()
         let path = tmp.file("plain.db")

@@ -54,6 +54,11 @@ public final class DatabaseConnection {
         }
         sqlite3_extended_result_codes(db, 1)
         handle = db
+        // A read never puts a profile's plaintext on disk: SQLCipher does not encrypt the temp files
+        // of sorts and temporary indexes (a sort the `sqlcipher` shell spilled left /var/tmp/etilqs_*
+        // files in clear), so read connections keep them in memory. sxkit's reads sort ids and keys
+        // at most (a chat's order comes off the apps' indexes), so this stays small.
+        if mode == .readOnly || mode == .immutable { sqlite3_exec(db, "PRAGMA temp_store = MEMORY", nil, nil, nil) }
     }
 
     deinit {

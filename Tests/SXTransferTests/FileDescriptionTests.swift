@@ -194,11 +194,22 @@ struct FileDescriptionTests {
         let problem = Self.problem(text.replacingOccurrences(of: edit.0, with: edit.1))
         let refused = problem.map { p -> Bool in
             switch p {
-            case .sizeOverLimit, .badSize, .sizesDoNotAddUp: true
+            case .sizeOverLimit, .badSize, .sizesDoNotAddUp, .chunkSizesOverflow: true
             default: false
             }
         }
         #expect(refused == true, "\(String(describing: problem))")
+    }
+
+    /// Chunk sizes whose sum passes Int64.max: refused in words that say so (it read "9223372036854775807
+    /// is over the protocol's limit of 9223372036854775807 bytes" before).
+    @Test func chunkSizesThatOverflowAreNamed() throws {
+        let text = try Self.fixture("file_description.yaml")
+        let huge = text.replacingOccurrences(of: "chunkSize: 8mb", with: "chunkSize: 4294967296gb")
+            .replacingOccurrences(of: "size: 26mb", with: "size: 8388607gb")
+        let problem = Self.problem(huge)
+        #expect(problem == .chunkSizesOverflow, "\(String(describing: problem))")
+        #expect(DescriptionProblem.chunkSizesOverflow.description == "its chunk sizes add up to more than a 64-bit size holds (8 EiB): no file is that large")
     }
 
     @Test("limits before use: SimpleX's fixture parses (its chunks are 8 MiB) but no chunk over 4 MiB or file over 5 GiB is downloaded")

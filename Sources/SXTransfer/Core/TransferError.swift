@@ -80,6 +80,8 @@ public enum DescriptionProblem: Error, Sendable, Equatable, CustomStringConverti
     case missingField(String)
     /// Present but not of the shape SimpleX writes (a list where a value belongs, …).
     case badField(field: String, reason: String)
+    /// The chunk sizes add up past what a 64-bit size holds (a crafted description).
+    case chunkSizesOverflow
     case badServer(AddressProblem)
     /// SimpleX refuses a server password inside a file description.
     case serverWithPassword(String)
@@ -104,6 +106,7 @@ public enum DescriptionProblem: Error, Sendable, Equatable, CustomStringConverti
         case .badServer(let problem): return "\(problem)"
         case .serverWithPassword(let text): return "server '\(text)' carries a password, which a file description may not (SimpleX refuses it)"
         case .sizeOverLimit(let field, let size, let limit): return "\(field) \(size) is over the protocol's limit of \(limit) bytes"
+        case .chunkSizesOverflow: return "its chunk sizes add up to more than a 64-bit size holds (8 EiB): no file is that large"
         case .noReplicas(let chunk): return "chunk \(chunk) has no replica"
         case .unknownParty(let value): return "party '\(value)' is neither 'sender' nor 'recipient'"
         case .badSize(let field, let value): return "\(field) '\(value)' is not a size (N, Nkb, Nmb or Ngb)"

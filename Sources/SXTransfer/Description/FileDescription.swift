@@ -85,7 +85,7 @@ public struct FileDescription: Sendable, Equatable {
             guard chunk.size > 0 else { throw .badSize(field: "size of chunk \(chunk.number)", value: String(chunk.size)) }
             guard !chunk.replicas.isEmpty else { throw .noReplicas(chunk: chunk.number) }
             let (next, overflow) = sum.addingReportingOverflow(chunk.size)
-            guard !overflow else { throw .sizeOverLimit(field: "the sum of the chunk sizes", size: Int64.max, limit: Int64.max) }
+            guard !overflow else { throw .chunkSizesOverflow }
             sum = next
         }
         guard sum == size else { throw .sizesDoNotAddUp(sum: sum, size: size) }

@@ -64,6 +64,28 @@ import Testing
         (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).sorted()
     }
 
+    /// A WAL database closed cleanly has no `-wal`; a passphrase change that fails must not leave one
+    /// (it did: the lock's connection keeps its WAL file at close, for the swap's sake). The
+    /// databases still open with the old passphrase, and nothing else is left either.
+    @Test func rekeyPastTheLimitLeavesNoWALBesideAWALDatabase() throws {
+        let folder = try TempFolder()
+        let sample = try SampleDataDirectory.create(at: folder.file("data"),
+                                                    options: .init(photos: 1, documents: 1, chatItems: 600, walMode: true))
+        let databases = ["simplex_v1_chat.db", "simplex_v1_agent.db"].map { Path.join(sample.directory.root, $0) }
+        for db in databases { #expect(POSIXFile.linkStatus(db + "-wal") == nil, "the sample's \(db) has a -wal already") }
+        let before = try Self.files(sample.directory.root)
+        let newFile = folder.file("new-passphrase")
+        try AtomicFileWriter.write(Array("another passphrase".utf8), to: newFile, mode: 0o600)
+        let r = try CLI.run(["db", "rekey", "--data-dir", sample.directory.root, "--new-passphrase-file", newFile, "--quiet"],
+                            environment: ["SXKIT_PASSPHRASE": Self.passphrase], prefix: Self.limit)
+        Self.expectOneSentence(r, "File too large")
+        for db in databases {
+            #expect(POSIXFile.linkStatus(db + "-wal") == nil && POSIXFile.linkStatus(db + "-shm") == nil, "\(db) has a -wal or -shm now")
+            #expect(opens(db, Self.passphrase) && !opens(db, "another passphrase"))
+        }
+        #expect(try Self.files(sample.directory.root) == before, "the profile is as it was, with no leftover")
+    }
+
     /// `archive import` of an archive larger than the limit: refused with the data directory and
     /// the temp folder (where the passphrase is tested on copies) as they were.
     @Test func archiveImportPastTheLimitLeavesNothing() throws {

@@ -140,6 +140,33 @@ import Testing
         #expect(Self.names(s.inbox) == ["six.bin"])
     }
 
+    /// `migrate receive` past the limit, which the chunks fit under but the archive does not: the
+    /// one sentence, no crash, and nothing in the data directory but its empty temp folder. The
+    /// chunks downloaded before the write failed used to stay in it after "nothing was replaced";
+    /// they go with the error now (the user has to free space first, and the relay still has
+    /// them). The rerun without the limit moves the profile.
+    @Test func migrateReceivePastTheLimitLeavesNothing() throws {
+        let s = try MigrateCommandTests.Setup()
+        // Incompressible files make the archive several chunks long.
+        for i in 0..<3 {
+            let pad = Path.join(s.source.directory.filesFolder!, "pad_\(i).bin")
+            try AtomicFileWriter.write(testBytes(3 << 20, seed: 40 + i), to: pad)
+        }
+        #expect(try s.send().status == 0)
+        let yaml = String(decoding: try FileBytes.read(try s.recipientDescription(), limit: 1 << 20), as: UTF8.self)
+        let description = try FileDescription.parse(yaml: yaml)
+        let largest = try #require(description.chunks.map(\.size).max())
+        #expect(description.chunks.count > 1 && largest < description.size - largest, "the archive spans several chunks")
+        let r = try CLI.run(["migrate", "receive", try s.recipientDescription(), "--data-dir", s.target, "--passphrase-file", s.pass, "--quiet"],
+                            prefix: Self.limit(bytes: Int(largest + (description.size - largest) / 2)))
+        Self.expectOneSentence(r, "File too large")
+        #expect(Self.names(s.target) == ["tmp"], "left in the data directory: \(Self.names(s.target))")
+        let again = try s.receive()
+        #expect(again.status == 0, "\(again.stderr)")
+        try s.expectMoved()
+        try s.expectNoWorkLeft()
+    }
+
     /// Whether this machine lets an unprivileged test mount a tmpfs of its own (user namespaces).
     static let canMountTmpfs: Bool = shell("/usr/bin/unshare -rm /bin/sh -c 'mount -t tmpfs -o size=1m tmpfs /mnt' 2>/dev/null") == 0
 

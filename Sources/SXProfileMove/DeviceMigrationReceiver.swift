@@ -66,6 +66,10 @@ public struct DeviceMigrationReceiver: Sendable {
         receiver.decryptProgress = decryptProgress
         var downloaded = 0
         if archive == nil {
+            // The archive, then its import, which needs at least the archive's bytes again (its
+            // entries uncompressed); the temp folder is the data directory's own unless told otherwise.
+            try FreeSpace.require([(description.size, options.tempRoot), (description.size, dataDirectory.root)],
+                                  for: "receiving and importing the migration archive of '\(path)'")
             do {
                 let transfer = try await receiver.receive(description, path: path, events: events)
                 archive = transfer.path

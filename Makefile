@@ -55,9 +55,10 @@ uninstall:
 bench: build
 	bench/run
 
-# Long random-kill series (issue 15, item 10): no leftover survives the next run of the same command.
+# The fault suite (issue 18): kill -9 at instants spread over a measured run, file-size limits and
+# full file systems, for every journalled write; STRESS_TRIALS=N kills per operation (default 20).
 stress: build
-	SXKIT=$(RELEASE) scripts/stress-leftovers
+	SXKIT=$(RELEASE) stress/run
 
 clean:
 	rm -rf .build

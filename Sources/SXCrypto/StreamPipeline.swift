@@ -59,7 +59,7 @@ enum StreamPipeline {
         let pool = BufferPool(count: depth, size: bufferSize)
         let middle = DispatchQueue(label: "sxkit.pipeline-behind")
         let queue = DispatchQueue(label: "sxkit.write-behind")
-        let free = DispatchSemaphore(value: depth)
+        let free = DispatchSemaphore.slots(depth)
         let failure = Mutex<(any Error)?>(nil)
         defer {
             middle.sync {}  // drain both stages, in order, before the buffers go away

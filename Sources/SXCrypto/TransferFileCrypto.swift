@@ -225,7 +225,7 @@ private final class ReadAhead: @unchecked Sendable {
     private let reader: SegmentReader
     private let bodyLength: Int64
     private let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: depth * bufferSize, alignment: POSIXFile.directAlignment)
-    private let free = DispatchSemaphore(value: depth)
+    private let free = DispatchSemaphore.slots(depth)
     private let filled = DispatchSemaphore(value: 0)
     private let done = DispatchGroup()
     private let stopped = Atomic<Bool>(false)

@@ -30,6 +30,9 @@ public struct DeviceMigrationReceiver: Sendable {
         /// Chunks downloaded by this run: 0 when an interrupted run had already received the archive.
         public var chunksDownloaded: Int
         public var importReport: ArchiveImportReport
+        /// The import an earlier, killed run had begun was finished (or found finished); nothing
+        /// was imported a second time.
+        public var finishedInterruptedImport = false
     }
 
     public let dataDirectory: DataDirectory
@@ -49,29 +52,88 @@ public struct DeviceMigrationReceiver: Sendable {
                         importProgress: ProgressTracker? = nil, events: @escaping TransferEventHandler = { _ in }) async throws -> Result {
         // An interrupted import of this migration put databases in place already; the import settles it.
         let interrupted = ImportRecovery.leftovers(root: dataDirectory.root, prefix: dataDirectory.prefix) != nil
-        if !options.replaceExisting, !interrupted, let existing = ArchiveImport.existingProfile(dataDirectory) {
-            throw ProfileMoveError.profileExists(root: dataDirectory.root, database: existing)
-        }
         let work = Path.join(options.tempRoot, "sxkit-migrate-receive-" + Hex.encode(SHA256Digest.of(description.digest).prefix(8)))
-        try Folders.create(work, permissions: 0o700)
-        var receiver = TransferReceiver(options: .init(destination: work, tempRoot: options.tempRoot, policy: options.policy), relays: relays)
-        receiver.decryptProgress = decryptProgress
         // A received archive is placed only once verified, so one waiting here is complete: an earlier
         // run stopped before (or during) the import.
         var archive = Self.receivedArchive(in: work)
+        if let archive, let began = ImportBegan.read(work) {
+            if let finished = try finishInterruptedImport(archive: archive, work: work, began: began, interrupted: interrupted) { return finished }
+        } else if !options.replaceExisting, !interrupted, let existing = ArchiveImport.existingProfile(dataDirectory) {
+            throw ProfileMoveError.profileExists(root: dataDirectory.root, database: existing)
+        }
+        try Folders.create(work, permissions: 0o700)
+        var receiver = TransferReceiver(options: .init(destination: work, tempRoot: options.tempRoot, policy: options.policy), relays: relays)
+        receiver.decryptProgress = decryptProgress
         var downloaded = 0
         if archive == nil {
-            let transfer = try await receiver.receive(description, path: path, events: events)
-            archive = transfer.path
-            downloaded = transfer.chunksDownloaded
+            // The archive, then its import, which needs at least the archive's bytes again (its
+            // entries uncompressed); the temp folder is the data directory's own unless told otherwise.
+            try FreeSpace.require([(description.size, options.tempRoot), (description.size, dataDirectory.root)],
+                                  for: "receiving and importing the migration archive of '\(path)'")
+            do {
+                let transfer = try await receiver.receive(description, path: path, events: events)
+                archive = transfer.path
+                downloaded = transfer.chunksDownloaded
+            } catch let error as FileSystemError where error.isNoSpace {
+                // A full disk: the chunks downloaded so far would only hold on to the space the user
+                // must free; the relays still have them (nothing was acknowledged).
+                try? Folders.remove(receiver.workFolder(for: description))
+                rmdir(work)
+                throw error
+            }
         }
         CrashPoint.reach("migrate-receive-downloaded")
         let bytes = Int64(try POSIXFile.status(archive!).st_size)
-        // Whether a profile there may be replaced was settled above, before anything was downloaded.
-        let report = try ArchiveImport.run(archive: archive!, into: dataDirectory, passphrase: passphrase, replaceExisting: true,
+        // Written before the import starts, so that a rerun after a kill finishes that import instead
+        // of importing a second time over it (its databases would become `.bak` copies of themselves).
+        let leftovers = ImportRecovery.leftovers(root: dataDirectory.root, prefix: dataDirectory.prefix)
+        try ImportBegan(profileExisted: ArchiveImport.existingProfile(dataDirectory) != nil || leftovers != nil).write(work)
+        let report: ArchiveImportReport
+        do {
+            // Whether a profile there may be replaced was settled above, before anything was downloaded.
+            report = try ArchiveImport.run(archive: archive!, into: dataDirectory, passphrase: passphrase, replaceExisting: true,
                                            tempRoot: options.tempRoot, progress: importProgress)
+        } catch let error as ArchiveFailure {
+            // Refused or failed with nothing changed (the interrupted case is settled by a rerun): the
+            // next run imports afresh.
+            if case .importInterrupted = error {} else { ImportBegan.remove(work) }
+            throw error
+        } catch {
+            ImportBegan.remove(work)
+            throw error
+        }
+        CrashPoint.reach("migrate-receive-imported")
         try? Folders.remove(work)
         return Result(archiveName: Path.basename(archive!), archiveBytes: bytes, chunksDownloaded: downloaded, importReport: report)
+    }
+
+    /// A rerun after a run that was killed once its import had begun: the import is settled, not
+    /// started again. With the import's journal it is finished forward (as the import's recovery
+    /// does); with only its staging folder it is rolled back and the caller imports again (nil). With
+    /// neither, the import either finished (the profile it brought is there: done) or never got past
+    /// its checks (nil: the caller imports).
+    func finishInterruptedImport(archive: String, work: String, began: ImportBegan, interrupted: Bool) throws -> Result? {
+        PrivateFolder.removeStale(label: "import", in: options.tempRoot)
+        let clock = ContinuousClock(), start = clock.now
+        var recovery: ImportRecoveryReport?
+        if interrupted {
+            recovery = try ImportRecovery.recover(dataDirectory)
+            guard recovery?.action == .rolledForward else { return nil }
+        } else {
+            let imported = began.profileExisted
+                ? dataDirectory.databases.contains { POSIXFile.linkStatus(DataDirectoryNames.backup(of: $0)) != nil }
+                : ArchiveImport.existingProfile(dataDirectory) != nil
+            guard imported else { return nil }
+        }
+        let bytes = Int64(try POSIXFile.status(archive).st_size)
+        try? Folders.remove(work)
+        let elapsed = start.duration(to: clock.now)
+        let backups = dataDirectory.databases.map(DataDirectoryNames.backup(of:)).filter { POSIXFile.linkStatus($0) != nil }
+        let report = ArchiveImportReport(archiveErrors: recovery?.archiveErrors ?? [], entries: 0, bytes: 0,
+                                         seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+                                         backups: backups, previousFolders: [], recovery: recovery)
+        return Result(archiveName: Path.basename(archive), archiveBytes: bytes, chunksDownloaded: 0, importReport: report,
+                      finishedInterruptedImport: true)
     }
 
     static func receivedArchive(in work: String) -> String? {
@@ -81,4 +143,22 @@ public struct DeviceMigrationReceiver: Sendable {
         guard let st = POSIXFile.linkStatus(path), (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         return path
     }
+}
+
+/// The mark a migration's import leaves in its work folder while it runs: whether the data directory
+/// held a profile before it (then a finished import left that profile's databases as `.bak`).
+struct ImportBegan: Equatable {
+    static let fileName = "import-began"
+    var profileExisted: Bool
+
+    static func read(_ work: String) -> ImportBegan? {
+        guard let bytes = try? FileBytes.read(Path.join(work, fileName), limit: 64) else { return nil }
+        return ImportBegan(profileExisted: bytes == Array("profile existed\n".utf8))
+    }
+
+    func write(_ work: String) throws {
+        try AtomicFileWriter.write(Array((profileExisted ? "profile existed\n" : "no profile\n").utf8), to: Path.join(work, Self.fileName), mode: 0o600)
+    }
+
+    static func remove(_ work: String) { unlink(Path.join(work, fileName)) }
 }

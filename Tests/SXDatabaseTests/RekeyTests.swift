@@ -167,7 +167,7 @@ struct RekeyTests {
     }
 
     @Test(.enabled(if: getuid() == 0, "mounts a tmpfs"))
-    func aFullDiskDuringExportChangesNothing() throws {
+    func aDiskWithoutRoomForTheCopyIsRefusedUpFrontAndChangesNothing() throws {
         let dir = try TempFolder()
         let mount = dir.file("small")
         try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
@@ -184,12 +184,10 @@ struct RekeyTests {
         try agent.execute("CREATE TABLE c(x); INSERT INTO c VALUES (1);")
         let before = try small.targets.map { try Data(contentsOf: URL(fileURLWithPath: $0.path)) }
 
-        let error = try #require(throws: RekeyError.self) { try DatabaseRekey.run(small, current: secret("old"), new: secret("new")) }
-        guard case .noSpace = error else {
-            Issue.record("expected a no-space error, got: \(error)")
-            return
-        }
-        #expect(error.description.contains("not enough free space") && error.description.contains("nothing was changed"))
+        // Refused before the export starts (it used to run into the full disk part-way, and roll back).
+        let error = try #require(throws: NotEnoughSpace.self) { try DatabaseRekey.run(small, current: secret("old"), new: secret("new")) }
+        #expect(error.purpose == "changing the passphrase" && error.spare == FreeSpace.spareBytes, "\(error)")
+        #expect(error.description.contains("keeping 64.0 MiB spare") && error.description.hasSuffix("nothing was changed"))
         #expect(try small.targets.map { try Data(contentsOf: URL(fileURLWithPath: $0.path)) } == before, "an original changed")
         #expect(Self.noLeftovers(small), "a partial copy was left on the full disk")
         #expect(try shellOpens(small.targets[0].path, "old"))

@@ -7,7 +7,7 @@ import Testing
 /// Issue 15, item 10: what a killed or interrupted run leaves is removed by the run itself (SIGINT,
 /// SIGTERM) or by the next run of the same command (kill -9), reported by `storage` and removed by
 /// `clean --leftovers`; partial plaintext is never readable by others. The long random-kill series
-/// are in `make stress` (scripts/stress-leftovers); these are the small, deterministic versions.
+/// are in `make stress` (stress/run); these are the small, deterministic versions.
 @Suite struct LeftoverCommandTests {
     static func names(_ folder: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() }
 

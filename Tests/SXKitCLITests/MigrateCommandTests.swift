@@ -129,6 +129,44 @@ import Testing
         try s.expectNoWorkLeft()
     }
 
+    /// Killed anywhere in its import, into an empty data directory: the rerun finishes that import
+    /// (or, killed before its swap, imports once) and never imports a second time over it, which
+    /// left `.bak` copies of the just-imported databases (6 of 6 swap-phase kills) that then blocked
+    /// later imports; a private copy of a database made to test the passphrase is gone too.
+    @Test(arguments: ["import.passphrase-copy", "import.staged", "import.journal-written", "import.chat-db-swapped",
+                      "import.agent-db-swapped", "import.folder-replaced", "import.files-moved", "import.staging-removed",
+                      "migrate-receive-imported"])
+    func aReceiveKilledInItsImportImportsOnce(point: String) throws {
+        let s = try Setup()
+        #expect(try s.send().status == 0)
+        let killed = try s.receive(environment: ["SXKIT_CRASH_AT": point])
+        #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        let finished = try s.receive()
+        #expect(finished.status == 0, "\(finished.stderr)")
+        let swapBegun = !["import.passphrase-copy", "import.staged"].contains(point)
+        #expect(finished.stdout.contains("nothing was imported twice") == swapBegun, "\(finished.stdout)")
+        let all = FileManager.default.enumerator(atPath: s.target)?.allObjects as? [String] ?? []
+        #expect(all.filter { $0.hasSuffix(".bak") || $0.contains("simplex_v1_previous_") || $0.contains("sxkit-import-") }.isEmpty, "\(all)")
+        try s.expectMoved()
+        try s.expectNoWorkLeft()
+    }
+
+    /// The same over a profile (--force): its databases become `.bak` once, and a rerun after a kill
+    /// once the import was done does not try to make them again.
+    @Test func aForcedReceiveKilledAfterItsImportFinishesOnTheNextRun() throws {
+        let s = try Setup()
+        #expect(try s.send().status == 0)
+        _ = try SampleDataDirectory.create(at: s.target, options: .init(photos: 1, documents: 1, seed: 9, chatItems: 10))
+        let killed = try s.receive(["--force"], environment: ["SXKIT_CRASH_AT": "migrate-receive-imported"])
+        #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        let finished = try s.receive(["--force"])
+        #expect(finished.status == 0, "\(finished.stderr)")
+        #expect(finished.stdout.contains("nothing was imported twice"), "\(finished.stdout)")
+        #expect(finished.stdout.contains("the previous databases are kept as"), "\(finished.stdout)")
+        try s.expectMoved()
+        try s.expectNoWorkLeft()
+    }
+
     @Test(arguments: ["migrate-receive-downloaded", "import.chat-db-swapped", "import.folder-replaced"])
     func aKilledReceiveFinishesOnTheNextRun(point: String) throws {
         let s = try Setup()

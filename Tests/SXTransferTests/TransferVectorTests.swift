@@ -174,6 +174,28 @@ struct TransferVectorTests {
         }
     }
 
+    /// A write that fails (a full disk, a file-size limit) while the read-ahead thread holds filled
+    /// buffers: the decryption throws the write's error and removes its temp file. Before the
+    /// read-ahead's semaphore was made by `DispatchSemaphore.slots`, freeing it with buffers still out
+    /// trapped in libdispatch (SIGILL: "Semaphore object deallocated while in use").
+    @Test("a write failure while the read-ahead is ahead is an error, not a crash")
+    func writeFailureWithBuffersOut() throws {
+        let temp = try TempFolder()
+        let args = CryptoFileArgs.random()
+        // Sixteen 1 MiB buffers: the reading thread is well ahead when the first write fails.
+        let input = try temp.write("big", [UInt8](repeating: 0x5a, count: 16 << 20))
+        let result = try TransferEncryption.encrypt(file: input, header: TransferFileHeader(name: "big"), args: args,
+                                                    to: temp.file("enc"), durable: false)
+        for attempt in 0..<4 {
+            let writer = try AtomicFileWriter(destination: temp.file("out-\(attempt)"), mode: 0o600)
+            writer.abort()  // its descriptor is closed: the first write fails with EBADF
+            #expect(throws: FileSystemError.self) {
+                try TransferFileCrypto.decrypt(segments: [temp.file("enc")], encryptedSize: result.plan.encryptedSize, args: args, to: writer)
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temp.path).filter { $0.hasPrefix(".sxkit-tmp") || $0.hasPrefix("out") }.isEmpty)
+    }
+
     /// The in-order decryptor a receive feeds chunk by chunk: the same libsodium-sealed bytes, handed
     /// over in pieces of odd sizes (the tag split between two of them), decrypt to the content; a
     /// flipped byte fails the tag; a byte past the end is refused.

@@ -16,6 +16,17 @@ public struct ArchiveImportReport: Sendable, Equatable, Codable {
     public var previousFolders: [String]
     /// What an earlier interrupted import had left, settled before this one started.
     public var recovery: ImportRecoveryReport?
+
+    public init(archiveErrors: [ArchiveError], entries: Int, bytes: Int64, seconds: Double, backups: [String],
+                previousFolders: [String], recovery: ImportRecoveryReport?) {
+        self.archiveErrors = archiveErrors
+        self.entries = entries
+        self.bytes = bytes
+        self.seconds = seconds
+        self.backups = backups
+        self.previousFolders = previousFolders
+        self.recovery = recovery
+    }
 }
 
 /// `archive import` (FORMATS §8): the archive's profile replaces the data directory's — the databases

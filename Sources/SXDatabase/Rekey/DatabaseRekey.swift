@@ -76,6 +76,9 @@ public enum DatabaseRekey {
             locked.append(try timed(i) { try LockedDatabase(target, passphrase: current) })
         }
         let paths = set.targets.map(\.path)
+        // Every database's exported copy exists beside it until the swap (the backups are hard
+        // links where the file system allows): refused before anything is written.
+        try FreeSpace.require(paths.map { (RekeyFiles.size($0) ?? 0, $0) }, for: "changing the passphrase")
         let journalPath = RekeyFiles.journal(set)
         var journal = RekeyJournal(phase: RekeyJournal.backupPhase, databases: paths, keepBackup: options.keepBackup)
         // The keys are verified by now, so `current` is the passphrase the settings may hold.

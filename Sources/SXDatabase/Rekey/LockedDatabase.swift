@@ -12,6 +12,10 @@ final class LockedDatabase {
     let target: DatabaseTarget
     let cipher: CipherFormat
     let wasWAL: Bool
+    /// Whether `<db>-wal` was there before this run opened the database: a WAL database closed
+    /// cleanly has none, and a run that stops before the swap must leave none either.
+    private let walExisted: Bool
+    private var swapped = false
     let facts: DatabaseFacts
     private var connection: DatabaseConnection?
     /// Descriptors of the database file opened by sxkit itself. They stay open until the connection
@@ -26,6 +30,7 @@ final class LockedDatabase {
         // ATTACH creates the new copy with the main connection's open flags, hence readWriteCreate;
         // a missing database must still fail rather than be created empty.
         guard RekeyFiles.exists(target.path) else { throw FileSystemError("open", path: target.path, code: ENOENT) }
+        walExisted = RekeyFiles.exists(DataDirectoryNames.wal(of: target.path))
         do {
             let (db, cipher) = try DatabaseOpener.open(target.path, passphrase: passphrase, mode: .readWriteCreate) { db in
                 try db.busyTimeout(ms: Self.busyTimeoutMilliseconds)
@@ -54,6 +59,13 @@ final class LockedDatabase {
 
     /// Closes the connection (dropping the lock), then the pinned descriptors.
     func release() {
+        if connection != nil, wasWAL, !walExisted, !swapped {
+            // The `-wal` this connection made (PERSIST_WAL keeps it at close), emptied by the
+            // checkpoint: removed while the lock still keeps every other connection out. Never after
+            // the swap: the name then belongs to the new database, which others may have opened.
+            let wal = DataDirectoryNames.wal(of: target.path)
+            if RekeyFiles.size(wal) == 0 { unlink(wal) }
+        }
         connection = nil
         for fd in pinned { close(fd) }
         pinned.removeAll()
@@ -124,6 +136,7 @@ final class LockedDatabase {
     /// Replaces the database with its verified copy. The WAL is empty (checkpointed under the lock),
     /// and it and the -shm go first: frames or an index left beside the new file would be read as its own.
     func swap(with exported: String) throws {
+        swapped = true
         try RekeyRecovery.replace(target.path, with: exported)
     }
 }

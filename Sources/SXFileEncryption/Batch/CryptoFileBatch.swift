@@ -103,6 +103,13 @@ public struct CryptoFileBatch: Sendable {
             work.append(Job(file: f, target: target, args: .random()))
         }
         try Self.checkOutputs(work, destination, policy: outputPolicy)
+        if destination == .inPlace {
+            // In place, a group's encrypted copies all exist beside their originals until the group
+            // is published: the largest group must fit, refused before any file is touched.
+            for group in groups(work) {
+                try FreeSpace.require(group.map { ($0.file.size + Int64(CryptoFile.tagLength), $0.target) }, for: "encrypting in place")
+            }
+        }
         progress?.setTotals(items: work.count, bytes: work.reduce(0) { $0 + $1.file.size })
 
         for group in groups(work) {

@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SXCore
 
 /// Hands the chunks that the encryption thread produces to the async upload tasks, holding at most
 /// `inFlight` chunks (of up to 4 MiB each) at a time: the producer blocks until an upload finishes.
@@ -23,7 +24,7 @@ final class ChunkFeed: Sendable {
 
     init(inFlight: Int) {
         (items, continuation) = AsyncStream.makeStream(of: Item.self)
-        slots = DispatchSemaphore(value: max(1, inFlight))
+        slots = DispatchSemaphore.slots(max(1, inFlight))
     }
 
     /// From the producer thread: waits for room, then queues the chunk. Throws once stopped.

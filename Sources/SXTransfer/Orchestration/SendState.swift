@@ -44,7 +44,8 @@ struct SendState: Codable, Equatable {
         guard POSIXFile.exists(logPath) else { return state }
         let log = try FileBytes.read(logPath, limit: 256 << 20)
         let lines = log.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-        let complete = log.last == UInt8(ascii: "\n") ? lines.count : lines.count - 1
+        // An empty log (a kill before the first step was written) has no torn line to drop.
+        let complete = log.last == UInt8(ascii: "\n") ? lines.count : max(0, lines.count - 1)
         let decoder = JSONDecoder()
         for (n, line) in lines.prefix(complete).enumerated() {
             guard let step = try? decoder.decode(SendStep.self, from: Data(line)), state.chunks.indices.contains(step.chunk) else {

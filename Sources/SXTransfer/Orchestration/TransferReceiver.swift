@@ -99,6 +99,7 @@ public struct TransferReceiver: Sendable {
         // room for both, the file is decrypted afterwards, each chunk deleted as it is read.
         let inOrder = options.decryptWhileDownloading
             && hasRoom(plaintext: description.size, chunks: missingBytes, destination: folder, work: work)
+        if !inOrder { try requireRoom(plaintext: description.size, chunks: missingBytes, largestChunk: largest, destination: folder, work: work, path: path) }
         var streamed: (writer: AtomicFileWriter, decryptor: TransferFileDecryptor)?
         if inOrder {
             // 0600 from its creation: partial plaintext is never readable by others.
@@ -307,6 +308,15 @@ public struct TransferReceiver: Sendable {
         let (alongside, overflow1) = (shared ? chunks : 0).addingReportingOverflow(spare)
         let (need, overflow2) = plaintext.addingReportingOverflow(alongside)
         return !overflow1 && !overflow2 && need <= free
+    }
+
+    /// Refuses up front when even decrypting after the download cannot fit: the chunks still to
+    /// download on `work`'s file system, and the plaintext in `destination`. On one file system the
+    /// plaintext takes over the chunks' space as they are read, so one chunk more is all it adds.
+    /// Both with `FreeSpace.spareBytes` to spare.
+    func requireRoom(plaintext: Int64, chunks: Int64, largestChunk: Int64, destination: String, work: String, path: String) throws {
+        let shared = POSIXFile.linkStatus(destination).map { d in POSIXFile.linkStatus(work).map { $0.st_dev == d.st_dev } ?? true } ?? true
+        try FreeSpace.require([(chunks, work), (shared ? largestChunk : plaintext, destination)], for: "receiving the file of '\(path)'")
     }
 
     static func matches(_ buffer: AlignedBuffer, _ chunk: FileDescription.Chunk) -> Bool {

@@ -73,7 +73,12 @@ struct MigrateReceiveCommand: ParsableCommand {
         if !global.json, !global.quiet {
             let out = ConsoleOutput.standardOutput
             out.writeLine("received \(result.archiveName) (\(ByteCount.format(result.archiveBytes))); digests and tag verified")
-            out.writeLine("imported \(report.entries) entries (\(ByteCount.format(report.bytes))) into \(data.root) in \(String(format: "%.2f", seconds)) s")
+            if let recovery = report.recovery { out.writeLine("found: \(recovery.found); recovered: \(recovery.done)") }
+            if result.finishedInterruptedImport {
+                out.writeLine("the import an interrupted run had begun is complete in \(data.root); nothing was imported twice")
+            } else {
+                out.writeLine("imported \(report.entries) entries (\(ByteCount.format(report.bytes))) into \(data.root) in \(String(format: "%.2f", seconds)) s")
+            }
             if !report.backups.isEmpty { out.writeLine("the previous databases are kept as \(report.backups.joined(separator: ", "))") }
             if !report.previousFolders.isEmpty {
                 out.writeLine("the previous files and wallpapers were moved to \(report.previousFolders.joined(separator: " and "))")

@@ -4,7 +4,7 @@ RELEASE    := .build/release/sxkit
 # Manual pages carry this date, so regenerating them is reproducible; bump it with the version.
 MAN_DATE   := 2026-11-21
 
-.PHONY: bootstrap build build-debug demo test docs-check completions man bench stress clean install uninstall
+.PHONY: bootstrap build build-debug demo test docs-check completions man bench stress fuzz clean install uninstall
 
 # `make install` puts the release binary, the manual pages and the bash, zsh and fish completions
 # under $(DESTDIR)$(PREFIX); BINARY=path installs a binary built elsewhere instead of building one.
@@ -29,10 +29,12 @@ build-debug: bootstrap
 demo: build
 	$(RELEASE) demo
 
-# The check that man/ and completions/ match the CLI, then unit, vector and end-to-end tests.
+# The check that man/ and completions/ match the CLI, then unit, vector and end-to-end tests, then
+# the fuzz targets' seeds and past findings replayed (no sanitizers; seconds).
 test: build-debug
 	@scripts/docs-check
 	$(SWIFT) test --skip-build --parallel
+	SWIFT=$(SWIFT) scripts/fuzz --replay
 
 completions: build-debug
 	@scripts/generate-docs completions completions
@@ -60,5 +62,11 @@ bench: build
 stress: build
 	SXKIT=$(RELEASE) stress/run
 
+# Coverage-guided fuzzing of the parsers with libFuzzer (README "Fuzzing"): a sanitizer build in
+# .build-fuzz, then FUZZ_SECONDS per target (300 by default).
+FUZZ_SECONDS ?= 300
+fuzz: bootstrap
+	SWIFT=$(SWIFT) scripts/fuzz --seconds $(FUZZ_SECONDS)
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz

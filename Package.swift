@@ -13,6 +13,12 @@ let lld: [LinkerSetting] = [
     .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
 ]
 
+/// The executable `Fuzz<name>` in `Fuzz/<name>/`, on FuzzSupport and the modules whose parser it drives.
+func fuzzTarget(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .executableTarget(name: "Fuzz" + name, dependencies: ["FuzzSupport"] + dependencies, path: "Fuzz/" + name,
+                      swiftSettings: strict, linkerSettings: lld)
+}
+
 let package = Package(
     name: "sxkit",
     platforms: [.macOS(.v15)],
@@ -105,6 +111,18 @@ let package = Package(
             swiftSettings: strict,
             linkerSettings: lld
         ),
+
+        // Fuzz targets (README "Fuzzing", scripts/fuzz): one small executable per parser, under Fuzz/.
+        // A plain build makes each a replay tool; `-DSXKIT_FUZZ` with `-sanitize=fuzzer,address` makes
+        // it a libFuzzer binary. FuzzSupport is their shared entry point.
+        .target(name: "FuzzSupport", dependencies: ["SXCore"], path: "Fuzz/Support", swiftSettings: strict),
+        fuzzTarget("Descriptions", ["SXTransfer"]),
+        fuzzTarget("Zip", ["SXArchive", "SXCore"]),
+        fuzzTarget("TransferFile", ["SXCrypto", "SXCore"]),
+        fuzzTarget("Settings", ["SXCore"]),
+        fuzzTarget("MigrationNames", ["SXDatabase", "SXCore"]),
+        fuzzTarget("XFTPWire", ["SXXFTP"]),
+        fuzzTarget("ItemContent", ["SXChats"]),
 
         // Shared test helpers, including the relay conformance checks every ChunkRelay runs.
         .target(name: "SXTestSupport", dependencies: ["SXCore", "SXCrypto", "SXTransfer", "CSodium"], path: "Tests/SXTestSupport", swiftSettings: strict),

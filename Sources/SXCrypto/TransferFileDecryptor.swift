@@ -22,7 +22,9 @@ public final class TransferFileDecryptor: @unchecked Sendable {
     private var mac: SecretBoxStream.Authenticator
     private let writer: PlaintextWriter
     private let progress: ProgressTracker?
-    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: pieceSize, alignment: 64)
+    /// Allocated only once nothing in `init` can throw any more: a class whose `init` throws
+    /// before it is whole gets no `deinit`, so a refused size leaked the megabyte (found by fuzzing).
+    private let scratch: UnsafeMutableRawBufferPointer
     private var tagBytes: [UInt8] = []
     private var received: Int64 = 0
 
@@ -39,6 +41,7 @@ public final class TransferFileDecryptor: @unchecked Sendable {
         mac = cipher.authenticator
         writer = PlaintextWriter(parser: PlaintextParser(bodyLength: bodyLength, path: name), output: output)
         self.progress = progress
+        scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.pieceSize, alignment: 64)
     }
 
     deinit {

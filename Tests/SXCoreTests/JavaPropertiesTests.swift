@@ -26,6 +26,17 @@ struct JavaPropertiesTests {
         #expect(edited("k=v") { $0.replaceValue(of: "missing", with: "x") } == "k=v", "a missing key is not added")
     }
 
+    @Test func aBareKeyEndingInABackslashAtTheEndOfTheFileGetsItsValueAfterTheKey() {
+        // Properties.load drops the trailing backslash; the value used to go after it and be escaped into the key.
+        #expect(edited("k\\") { $0.replaceValue(of: "k", with: "v") } == "k=v")
+        #expect(edited("a=1\nEncryptedDBPassphrase\\") { $0.replaceValue(of: "EncryptedDBPassphrase", with: "bmV3") } == "a=1\nEncryptedDBPassphrase=bmV3")
+        var file = JavaProperties(bytes: Array("EncryptedDBPassphrase\\".utf8))
+        file.replaceValue(of: "EncryptedDBPassphrase", with: "bmV3")
+        #expect(file.value("EncryptedDBPassphrase") == "bmV3")
+        // A key ending in an escaped blank is still bare: the blank is the key's, not a separator.
+        #expect(edited("k\\ ") { $0.replaceValue(of: "k ", with: "v") } == "k\\ =v")
+    }
+
     @Test func aValueOnContinuationLinesIsReplacedWhole() {
         #expect(edited("k = first \\\n    second\nz=2\n") { $0.replaceValue(of: "k", with: "one") } == "k = one\nz=2\n")
     }

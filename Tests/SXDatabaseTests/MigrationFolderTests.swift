@@ -30,6 +30,21 @@ struct MigrationFolderTests {
         #expect(try MigrationFolder.load(tmp.file("m")).map(\.name) == ["B", "_c", "a"])
     }
 
+    @Test func namesAreBytesNotUnicodeEquivalents() throws {
+        // Found by fuzzing: "café" precomposed and with a combining accent are two files; one was dropped.
+        let tmp = try TempFolder()
+        // Not a dictionary literal: Swift would take the two names for one key.
+        for (name, text) in [("m/caf\u{E9}.up.sql", "SELECT 1;"), ("m/cafe\u{301}.up.sql", "SELECT 2;"), ("m/cafe\u{301}.down.sql", "SELECT 3;")] {
+            try tmp.write(name, Array(text.utf8))
+        }
+        #expect(try MigrationFolder.load(tmp.file("m")) == [Migration(name: "cafe\u{301}", up: "SELECT 2;", down: "SELECT 3;"),
+                                                          Migration(name: "caf\u{E9}", up: "SELECT 1;")])
+        // A name whose first byte is "." is hidden, even when a combining mark makes ".\u{301}" one Character.
+        let hidden = try TempFolder()
+        try write(hidden, ["m/a.up.sql": "", "m/.\u{301}b.up.sql": ""])
+        #expect(try MigrationFolder.load(hidden.file("m")).map(\.name) == ["a"])
+    }
+
     @Test func aDownWithoutItsUpIsAnError() throws {
         let tmp = try TempFolder()
         try write(tmp, ["m/a.up.sql": "", "m/b.down.sql": "DROP TABLE b;"])

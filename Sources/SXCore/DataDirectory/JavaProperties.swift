@@ -14,6 +14,9 @@ public struct JavaProperties: Sendable, Equatable {
         var valueStart: Int
         var contentEnd: Int
         var lineEnd: Int
+        /// The line is a key alone, with no unescaped separator or blank after it: a value written
+        /// there needs a separator first.
+        var bareKey: Bool
     }
 
     public private(set) var bytes: [UInt8]
@@ -44,10 +47,7 @@ public struct JavaProperties: Sendable, Equatable {
         let escaped = Array(Self.escapeValue(value).utf8)
         for entry in entries.reversed() where entry.key == key {
             // A bare `key` line has no separator yet: the value needs one.
-            let before = entry.valueStart > entry.lineStart ? bytes[entry.valueStart - 1] : 0
-            let needsSeparator = entry.value.isEmpty && entry.valueStart == entry.contentEnd
-                && !(before == UInt8(ascii: "=") || before == UInt8(ascii: ":") || Self.isBlank(before))
-            bytes.replaceSubrange(entry.valueStart..<entry.contentEnd, with: (needsSeparator ? [UInt8(ascii: "=")] : []) + escaped)
+            bytes.replaceSubrange(entry.valueStart..<entry.contentEnd, with: (entry.bareKey ? [UInt8(ascii: "=")] : []) + escaped)
         }
         entries = Self.parse(bytes)
     }
@@ -163,9 +163,12 @@ public struct JavaProperties: Sendable, Equatable {
             }
             valueIndex += 1
         }
-        let valueStart = valueIndex < limit ? logical[valueIndex].offset : contentEnd
+        // An empty value starts right after the line's last logical byte, not at its content end: a
+        // line ending `key\` at the end of the file drops that backslash, and a value written after
+        // it would be escaped by it into the key (found by fuzzing).
+        let valueStart = valueIndex < limit ? logical[valueIndex].offset : logical.last.map { $0.offset + 1 } ?? contentEnd
         return Entry(key: unescape(logical[0..<keyLength].map(\.byte)), value: unescape(logical[valueIndex...].map(\.byte)),
-                     lineStart: lineStart, valueStart: valueStart, contentEnd: contentEnd, lineEnd: lineEnd)
+                     lineStart: lineStart, valueStart: valueStart, contentEnd: contentEnd, lineEnd: lineEnd, bareKey: keyLength == limit)
     }
 
     /// `loadConvert`: `\t` `\n` `\r` `\f`, `\uXXXX`, and a backslash before anything else dropped.

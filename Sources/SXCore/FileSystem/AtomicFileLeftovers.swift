@@ -14,7 +14,7 @@ extension AtomicFileWriter {
         defer { closedir(dir) }
         var stale: [String] = []
         while let item = readdir(dir) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { FileNameBytes.string($0.prefix { $0 != 0 }) }
+            let name = FileNameBytes.string(Folders.entryName(item))
             // mkstemp's six random characters follow the prefix; a writer's helpers may add a suffix
             // to its temp name (`.replaced`), and belong to it: stale when the temp file is.
             guard name.hasPrefix(prefix), name.utf8.count >= prefix.utf8.count + 6 else { continue }

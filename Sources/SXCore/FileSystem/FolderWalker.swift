@@ -93,7 +93,7 @@ public enum FolderWalker {
         let dirFD = dirfd(dir)
         var subfolders: [String] = []
         while let entry = readdir(dir) {
-            let raw = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            let raw = Folders.entryName(entry)
             if raw == [0x2E] || raw == [0x2E, 0x2E] { continue }
             var st = stat()
             // By the raw bytes, so that a name that is not UTF-8 is still looked at.

@@ -25,12 +25,24 @@ public enum Folders {
         defer { closedir(folder) }
         var names: [String] = []
         while let entry = readdir(folder) {
-            let raw = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            let raw = entryName(entry)
             if raw == [0x2E] || raw == [0x2E, 0x2E] { continue }
             names.append(FileNameBytes.string(raw))
         }
         return names
     }
+
+    /// The name of a `readdir` entry: its bytes up to the NUL. Read in place, never as
+    /// `entry.pointee.d_name`, which copies the field's full 256 bytes: glibc allocates each entry
+    /// only as long as its name needs, so for the last entries in its buffer that copy read past the
+    /// end of the allocation (AddressSanitizer, in the fuzz runs of scripts/fuzz).
+    public static func entryName(_ entry: UnsafePointer<dirent>) -> [UInt8] {
+        let name = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+        return Array(UnsafeRawBufferPointer(start: name, count: strlen(name)))
+    }
+
+    /// glibc's 64-bit layout (`d_ino`, `d_off`, `d_reclen`, `d_type`, then the name) if Swift cannot say.
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \.d_name) ?? 19
 
     /// `rm -r`: removes `path` and, if it is a folder, everything below it. Symlinks are removed,
     /// never followed. Nothing there is fine.

@@ -18,27 +18,36 @@ public enum MigrationFolder {
 
     public static func load(_ folder: String) throws -> [Migration] {
         let names = try entries(of: folder)
-        var ups: [String: String] = [:]
-        var downs: [String: String] = [:]
+        // Names are compared as bytes, as the file system and SQLite compare them, never as Swift
+        // Strings: "é" precomposed and "e" + U+0301 are two files (and were one migration, the
+        // other dropped), and ".\u{301}x.up.sql" is hidden although its first Character is not "."
+        // (both found by fuzzing).
+        var ups: [[UInt8]: String] = [:]
+        var downs: [[UInt8]: String] = [:]
         var unrecognised: [String] = []
-        for entry in names where !entry.hasPrefix(".") && entry.hasSuffix(".sql") {
+        for entry in names {
+            let bytes = Array(entry.utf8)
+            func ends(with suffix: String) -> Bool { bytes.count >= suffix.utf8.count && bytes.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) }
+            guard bytes.first != UInt8(ascii: "."), ends(with: ".sql") else { continue }
             let path = Path.join(folder, entry)
             guard POSIXFile.exists(path), !Folders.isFolder(path) else { continue }
-            if entry.hasSuffix(upSuffix), entry.utf8.count > upSuffix.utf8.count {
-                ups[String(entry.dropLast(upSuffix.count))] = try text(of: path)
-            } else if entry.hasSuffix(downSuffix), entry.utf8.count > downSuffix.utf8.count {
-                downs[String(entry.dropLast(downSuffix.count))] = try text(of: path)
+            if bytes.count > upSuffix.utf8.count, ends(with: upSuffix) {
+                ups[Array(bytes.dropLast(upSuffix.utf8.count))] = try text(of: path)
+            } else if bytes.count > downSuffix.utf8.count, ends(with: downSuffix) {
+                downs[Array(bytes.dropLast(downSuffix.utf8.count))] = try text(of: path)
             } else {
                 unrecognised.append(entry)
             }
         }
+        // The suffixes are ASCII, so a name is its entry's bytes cut at a character boundary.
+        func name(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         if !unrecognised.isEmpty {
             throw MigrationFolderError.unrecognisedFiles(folder: folder, files: unrecognised.sorted(by: MigrationName.precedes))
         }
-        let orphans = downs.keys.filter { ups[$0] == nil }.sorted(by: MigrationName.precedes)
+        let orphans = downs.keys.filter { ups[$0] == nil }.map(name).sorted(by: MigrationName.precedes)
         if !orphans.isEmpty { throw MigrationFolderError.downWithoutUp(folder: folder, names: orphans) }
         if ups.isEmpty { throw MigrationFolderError.noMigrations(folder: folder) }
-        return ups.keys.sorted(by: MigrationName.precedes).map { Migration(name: $0, up: ups[$0]!, down: downs[$0]) }
+        return ups.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { Migration(name: name($0.key), up: $0.value, down: downs[$0.key]) }
     }
 
     /// `base` with `folder`'s migrations joined in by name: one with a name of `base` gives that

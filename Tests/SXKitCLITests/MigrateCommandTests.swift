@@ -20,6 +20,7 @@ import Testing
             for folder in ["relay", "desc"] { try FileManager.default.createDirectory(atPath: temp.file(folder), withIntermediateDirectories: true) }
             source = try SampleDataDirectory.create(at: temp.file("source"), options: .init(photos: 2, documents: 3, chatItems: 60))
             pass = try temp.write("pass", Array(ArchiveImportCommandTests.newPassphrase.utf8))
+            chmod(pass, 0o600)  // a private passphrase file: no warning on stderr
         }
 
         func send(_ extra: [String] = [], environment: [String: String] = [:]) throws -> CLIResult {

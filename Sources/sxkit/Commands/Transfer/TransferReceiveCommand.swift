@@ -54,7 +54,9 @@ struct TransferReceiveCommand: ParsableCommand {
             (result, seconds) = try timed { try waitFor { try await receiver.receive(parsed, path: path, events: display.handler) } }
         } catch {
             display.stop()
-            ReceiveResumeNote.write(workFolder: receiver.workFolder(for: parsed), chunks: parsed.chunks.count)
+            // A relay that stopped answering: the chunks already here wait for the rerun. (Other
+            // failures, a full disk first, are the one sentence of their own error.)
+            if error is RelayError { ReceiveResumeNote.write(workFolder: receiver.workFolder(for: parsed), chunks: parsed.chunks.count) }
             throw error
         }
         display.stop()

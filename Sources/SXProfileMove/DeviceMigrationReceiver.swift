@@ -56,8 +56,14 @@ public struct DeviceMigrationReceiver: Sendable {
         // A received archive is placed only once verified, so one waiting here is complete: an earlier
         // run stopped before (or during) the import.
         var archive = Self.receivedArchive(in: work)
-        if let archive, let began = ImportBegan.read(work) {
-            if let finished = try finishInterruptedImport(archive: archive, work: work, began: began, interrupted: interrupted) { return finished }
+        // The mark sits beside the work folder, not in it, and goes last: while it is there, a rerun
+        // knows the import began, even once the archive it came from is deleted.
+        let mark = work + ImportBegan.suffix
+        if let began = ImportBegan.read(mark) {
+            if let finished = try finishInterruptedImport(work: work, mark: mark, began: began, interrupted: interrupted) { return finished }
+            // Rolled back, or never got past its checks: imported afresh (the earlier run settled
+            // whether a profile there may be replaced).
+            ImportBegan.remove(mark)
         } else if !options.replaceExisting, !interrupted, let existing = ArchiveImport.existingProfile(dataDirectory) {
             throw ProfileMoveError.profileExists(root: dataDirectory.root, database: existing)
         }
@@ -87,7 +93,8 @@ public struct DeviceMigrationReceiver: Sendable {
         // Written before the import starts, so that a rerun after a kill finishes that import instead
         // of importing a second time over it (its databases would become `.bak` copies of themselves).
         let leftovers = ImportRecovery.leftovers(root: dataDirectory.root, prefix: dataDirectory.prefix)
-        try ImportBegan(profileExisted: ArchiveImport.existingProfile(dataDirectory) != nil || leftovers != nil).write(work)
+        try ImportBegan(profileExisted: ArchiveImport.existingProfile(dataDirectory) != nil || leftovers != nil,
+                        archiveBytes: bytes, archiveName: Path.basename(archive!)).write(mark)
         let report: ArchiveImportReport
         do {
             // Whether a profile there may be replaced was settled above, before anything was downloaded.
@@ -96,15 +103,26 @@ public struct DeviceMigrationReceiver: Sendable {
         } catch let error as ArchiveFailure {
             // Refused or failed with nothing changed (the interrupted case is settled by a rerun): the
             // next run imports afresh.
-            if case .importInterrupted = error {} else { ImportBegan.remove(work) }
+            if case .importInterrupted = error {} else { ImportBegan.remove(mark) }
             throw error
         } catch {
-            ImportBegan.remove(work)
+            ImportBegan.remove(mark)
             throw error
         }
         CrashPoint.reach("migrate-receive-imported")
-        try? Folders.remove(work)
+        Self.removeWork(work, mark: mark)
         return Result(archiveName: Path.basename(archive!), archiveBytes: bytes, chunksDownloaded: downloaded, importReport: report)
+    }
+
+    /// Once imported: the work folder (the archive first, the largest), then the mark. A kill in
+    /// between leaves the mark, and the rerun reports the import done instead of refusing the profile
+    /// it brought, or importing the archive a second time over it.
+    static func removeWork(_ work: String, mark: String) {
+        if let archive = receivedArchive(in: work) { unlink(archive) }
+        CrashPoint.reach("migrate-receive-archive-removed")
+        try? Folders.remove(work)
+        CrashPoint.reach("migrate-receive-work-removed")
+        ImportBegan.remove(mark)
     }
 
     /// A rerun after a run that was killed once its import had begun: the import is settled, not
@@ -112,7 +130,7 @@ public struct DeviceMigrationReceiver: Sendable {
     /// does); with only its staging folder it is rolled back and the caller imports again (nil). With
     /// neither, the import either finished (the profile it brought is there: done) or never got past
     /// its checks (nil: the caller imports).
-    func finishInterruptedImport(archive: String, work: String, began: ImportBegan, interrupted: Bool) throws -> Result? {
+    func finishInterruptedImport(work: String, mark: String, began: ImportBegan, interrupted: Bool) throws -> Result? {
         PrivateFolder.removeStale(label: "import", in: options.tempRoot)
         let clock = ContinuousClock(), start = clock.now
         var recovery: ImportRecoveryReport?
@@ -125,14 +143,13 @@ public struct DeviceMigrationReceiver: Sendable {
                 : ArchiveImport.existingProfile(dataDirectory) != nil
             guard imported else { return nil }
         }
-        let bytes = Int64(try POSIXFile.status(archive).st_size)
-        try? Folders.remove(work)
+        Self.removeWork(work, mark: mark)
         let elapsed = start.duration(to: clock.now)
         let backups = dataDirectory.databases.map(DataDirectoryNames.backup(of:)).filter { POSIXFile.linkStatus($0) != nil }
         let report = ArchiveImportReport(archiveErrors: recovery?.archiveErrors ?? [], entries: 0, bytes: 0,
                                          seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
                                          backups: backups, previousFolders: [], recovery: recovery)
-        return Result(archiveName: Path.basename(archive), archiveBytes: bytes, chunksDownloaded: 0, importReport: report,
+        return Result(archiveName: began.archiveName, archiveBytes: began.archiveBytes, chunksDownloaded: 0, importReport: report,
                       finishedInterruptedImport: true)
     }
 
@@ -145,20 +162,29 @@ public struct DeviceMigrationReceiver: Sendable {
     }
 }
 
-/// The mark a migration's import leaves in its work folder while it runs: whether the data directory
-/// held a profile before it (then a finished import left that profile's databases as `.bak`).
+/// The mark a migration's import leaves beside its work folder from the moment it begins until the
+/// work folder is gone: whether the data directory held a profile before it (then a finished import
+/// left that profile's databases as `.bak`), and the archive it imports (for the report of a rerun
+/// that finds the archive already deleted). Three lines: `profile existed` or `no profile`, the
+/// archive's size, its name.
 struct ImportBegan: Equatable {
-    static let fileName = "import-began"
+    static let suffix = ".import-began"
     var profileExisted: Bool
+    var archiveBytes: Int64
+    var archiveName: String
 
-    static func read(_ work: String) -> ImportBegan? {
-        guard let bytes = try? FileBytes.read(Path.join(work, fileName), limit: 64) else { return nil }
-        return ImportBegan(profileExisted: bytes == Array("profile existed\n".utf8))
+    static func read(_ path: String) -> ImportBegan? {
+        guard let bytes = try? FileBytes.read(path, limit: 4096), let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count == 4, lines[3].isEmpty, ["profile existed", "no profile"].contains(lines[0]),
+              let size = Int64(lines[1]), size >= 0, !lines[2].isEmpty else { return nil }
+        return ImportBegan(profileExisted: lines[0] == "profile existed", archiveBytes: size, archiveName: String(lines[2]))
     }
 
-    func write(_ work: String) throws {
-        try AtomicFileWriter.write(Array((profileExisted ? "profile existed\n" : "no profile\n").utf8), to: Path.join(work, Self.fileName), mode: 0o600)
+    func write(_ path: String) throws {
+        let text = (profileExisted ? "profile existed" : "no profile") + "\n\(archiveBytes)\n\(archiveName)\n"
+        try AtomicFileWriter.write(Array(text.utf8), to: path, mode: 0o600)
     }
 
-    static func remove(_ work: String) { unlink(Path.join(work, fileName)) }
+    static func remove(_ path: String) { unlink(path) }
 }

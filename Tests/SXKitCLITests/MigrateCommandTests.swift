@@ -136,7 +136,7 @@ import Testing
     /// later imports; a private copy of a database made to test the passphrase is gone too.
     @Test(arguments: ["import.passphrase-copy", "import.staged", "import.journal-written", "import.chat-db-swapped",
                       "import.agent-db-swapped", "import.folder-replaced", "import.files-moved", "import.staging-removed",
-                      "migrate-receive-imported"])
+                      "migrate-receive-imported", "migrate-receive-archive-removed", "migrate-receive-work-removed"])
     func aReceiveKilledInItsImportImportsOnce(point: String) throws {
         let s = try Setup()
         #expect(try s.send().status == 0)

@@ -3,7 +3,7 @@ import SXArchive
 import SXCore
 import SXCrypto
 import SXDatabase
-import SXProfileMove
+@testable import SXProfileMove
 import SXSample
 import SXTestSupport
 import SXTransfer
@@ -154,5 +154,23 @@ import Testing
         #expect(error.description == "'/home/a/data' already holds a profile ('simplex_v1_chat.db'); nothing was downloaded")
         #expect(error.remedy == .replaceProfile)
         #expect(!error.description.contains("--"))
+    }
+
+    /// The mark a receive's import leaves is three lines; anything else (a mark from an older sxkit,
+    /// a torn or foreign file) is not taken for one, so a rerun does not claim an import it cannot see.
+    @Test func theImportMarkIsThreeLinesAndNothingElseReadsAsOne() throws {
+        let temp = try TempFolder("sxkit-import-mark")
+        let path = temp.file("sxkit-migrate-receive-00.import-began")
+        try ImportBegan(profileExisted: true, archiveBytes: 1_234_567, archiveName: "simplex-chat.2026-11-27T10:00:00Z.zip").write(path)
+        #expect(try FileBytes.read(path, limit: 4096) == Array("profile existed\n1234567\nsimplex-chat.2026-11-27T10:00:00Z.zip\n".utf8))
+        #expect(POSIXFile.linkStatus(path).map { $0.st_mode & 0o777 } == 0o600)
+        #expect(ImportBegan.read(path) == ImportBegan(profileExisted: true, archiveBytes: 1_234_567, archiveName: "simplex-chat.2026-11-27T10:00:00Z.zip"))
+        for bad in ["profile existed\n", "no profile\n", "no profile\n12\n", "no profile\n-1\na.zip\n", "no profile\n12\na.zip",
+                    "maybe\n12\na.zip\n", "no profile\n12\n\n", "no profile\n12\na.zip\nmore\n"] {
+            try AtomicFileWriter.write(Array(bad.utf8), to: path, mode: 0o600)
+            #expect(ImportBegan.read(path) == nil, "\(bad.debugDescription)")
+        }
+        unlink(path)
+        #expect(ImportBegan.read(path) == nil)
     }
 }

@@ -257,6 +257,56 @@ import Testing
         try f.expectWhole(target, new: true)
     }
 
+    /// Killed past its point of no return, the same import run again finds it finished (by its own
+    /// recovery) and stops there: before, it imported the archive a second time over itself, so the
+    /// data directory's `.bak` files were copies of the archive's databases, and the old profile's
+    /// were lost. Into an empty data directory no `.bak` appears at all.
+    @Test(arguments: ["import.journal-written", "import.db-backed-up", "import.chat-db-swapped", "import.agent-db-swapped",
+                      "import.folder-replaced", "import.files-moved", "import.staging-removed"])
+    func theSameImportRunAgainAfterAKillImportsOnce(point: String) throws {
+        let f = try Fixture()
+        let target = try f.target("rerun")
+        let args = ["archive", "import", f.archive, "--data-dir", target, "--force", "--passphrase-file", f.newPass]
+        let killed = try CLI.run(args, environment: [CrashPoint.environmentVariable: point])
+        #expect(killed.status == SIGKILL, "\(point): not killed (\(killed.status)) \(killed.stderr)")
+        let again = try CLI.run(args)
+        #expect(again.status == 0, "\(point): \(again.stderr)")
+        #expect(again.stdout.contains("Recovered: finished the import"), "\(again.stdout)")
+        #expect(again.stdout.contains("is complete in \(target); nothing was imported twice."), "\(again.stdout)")
+        #expect(!again.stdout.contains("Imported "), "\(again.stdout)")
+        try f.expectWhole(target, new: true)
+
+        // An empty data directory has no databases to back up.
+        guard point != "import.db-backed-up" else { return }
+        let empty = f.folder.file("rerun-empty")
+        let first = try CLI.run(["archive", "import", f.archive, "--data-dir", empty, "--passphrase-file", f.newPass, "--json"],
+                                environment: [CrashPoint.environmentVariable: point])
+        #expect(first.status == SIGKILL)
+        let second = try CLI.run(["archive", "import", f.archive, "--data-dir", empty, "--passphrase-file", f.newPass, "--json"])
+        #expect(second.status == 0, "\(second.stderr)")
+        let doc = try JSONSerialization.jsonObject(with: Data(second.stdoutBytes)) as? [String: Any]
+        #expect(doc?["finishedInterruptedImport"] as? Bool == true && doc?["entries"] as? Int == 0, "\(String(decoding: second.stdoutBytes, as: UTF8.self))")
+        let names = try FileManager.default.contentsOfDirectory(atPath: empty)
+        #expect(names.filter { $0.hasSuffix(".bak") || $0.hasPrefix("simplex_v1_previous_") || $0.hasPrefix(".sxkit") }.isEmpty, "\(names)")
+        #expect(opens(empty + "/simplex_v1_chat.db", Self.newPassphrase) && opens(empty + "/simplex_v1_agent.db", Self.newPassphrase))
+    }
+
+    /// Another archive (or the same one rewritten: a new modification time) after the kill is a new
+    /// import: the interrupted one is finished, and the backups it made of the old profile are then
+    /// in the way of this one (refused, as any import over a `.bak`), so nothing of the old profile is lost.
+    @Test func anotherArchiveAfterAKillIsImportedOverTheFinishedOne() throws {
+        let f = try Fixture()
+        let target = try f.target("other")
+        let killed = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--force", "--passphrase-file", f.newPass],
+                                 environment: [CrashPoint.environmentVariable: "import.chat-db-swapped"])
+        #expect(killed.status == SIGKILL)
+        #expect(shell("touch '\(f.archive)'") == 0)
+        let again = try CLI.run(["archive", "import", f.archive, "--data-dir", target, "--force", "--passphrase-file", f.newPass])
+        #expect(again.status == 1, "\(again.stdout) \(again.stderr)")
+        #expect(again.stderr.contains(".bak"), "the finished import's backups are in the way of a second one: \(again.stderr)")
+        #expect(!again.stdout.contains("nothing was imported twice"))
+    }
+
     @Test func verifyPassesAGoodArchiveAndNamesADamagedEntry() throws {
         let f = try Fixture(stored: true)
         let good = try CLI.run(["archive", "verify", f.archive, "--passphrase-file", f.newPass])

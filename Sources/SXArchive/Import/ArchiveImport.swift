@@ -16,9 +16,13 @@ public struct ArchiveImportReport: Sendable, Equatable, Codable {
     public var previousFolders: [String]
     /// What an earlier interrupted import had left, settled before this one started.
     public var recovery: ImportRecoveryReport?
+    /// The earlier import was of this same archive and recovery finished it: nothing more was
+    /// imported (`entries` and `bytes` are 0), so nothing was imported twice.
+    public var finishedInterruptedImport: Bool
 
     public init(archiveErrors: [ArchiveError], entries: Int, bytes: Int64, seconds: Double, backups: [String],
-                previousFolders: [String], recovery: ImportRecoveryReport?) {
+                previousFolders: [String], recovery: ImportRecoveryReport?, finishedInterruptedImport: Bool = false) {
+        self.finishedInterruptedImport = finishedInterruptedImport
         self.archiveErrors = archiveErrors
         self.entries = entries
         self.bytes = bytes
@@ -60,6 +64,14 @@ public enum ArchiveImport {
         PrivateFolder.removeStale(label: "import", in: tempRoot ?? PrivateFolder.systemTemp)
         // An interrupted import is this command's own to settle; an interrupted passphrase change is not.
         let recovery = ImportRecovery.leftovers(root: data.root, prefix: data.prefix) == nil ? nil : try ImportRecovery.recover(data)
+        let identity = ImportedArchive.of(archive)
+        if let recovery, recovery.action == .rolledForward, let identity, recovery.archive == identity {
+            // A rerun after a kill past the point of no return: recovery just finished this very
+            // import. Importing again would make `.bak` copies of the databases it brought.
+            let backups = data.databases.map(ImportFiles.backup).filter(ImportFiles.exists)
+            return ArchiveImportReport(archiveErrors: recovery.archiveErrors, entries: 0, bytes: 0, seconds: seconds(since: start, clock),
+                                       backups: backups, previousFolders: [], recovery: recovery, finishedInterruptedImport: true)
+        }
         _ = try LeftoverPolicy.check(RekeyRecovery.pending(for: DatabaseSet(dataDirectory: data)), writes: true)
         // An import that was interrupted was allowed to replace what is there; its rerun finishes it.
         if !replaceExisting, recovery == nil, let existing = existingProfile(data) {
@@ -76,7 +88,7 @@ public enum ArchiveImport {
         let journalPath = ImportFiles.journal(root: data.root, prefix: data.prefix)
         let journal = ImportJournal(phase: ImportJournal.swapPhase, databases: data.databases, staging: staging,
                                     filesFolder: data.filesFolder, wallpapersFolder: data.wallpapersFolder,
-                                    previousFolder: ImportFiles.previousFolder(root: data.root, prefix: data.prefix))
+                                    previousFolder: ImportFiles.previousFolder(root: data.root, prefix: data.prefix), archive: identity)
         do {
             try journal.write(to: journalPath)
         } catch {
@@ -90,10 +102,14 @@ public enum ArchiveImport {
         } catch {
             throw ArchiveFailure.importInterrupted(cause: ErrorCause.text(of: error))
         }
-        let elapsed = start.duration(to: clock.now)
         return ArchiveImportReport(archiveErrors: plan.skippedErrors + stagingErrors + outcome.archiveErrors, entries: entries, bytes: bytes,
-                                   seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                                   backups: outcome.backups, previousFolders: outcome.previousFolders, recovery: recovery)
+                                   seconds: seconds(since: start, clock), backups: outcome.backups,
+                                   previousFolders: outcome.previousFolders, recovery: recovery)
+    }
+
+    static func seconds(since start: ContinuousClock.Instant, _ clock: ContinuousClock) -> Double {
+        let elapsed = start.duration(to: clock.now)
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// The first database of the data directory's profile that exists, nil when it holds none.

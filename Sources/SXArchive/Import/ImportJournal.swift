@@ -70,6 +70,9 @@ struct ImportJournal: Codable, Equatable {
     var wallpapersFolder: String?
     /// Where the previous files folder and wallpapers go (absent in journals of sxkit before 0.2.0).
     var previousFolder: String?
+    /// The archive being imported (absent in older journals): a rerun of the same import finds its
+    /// import finished by recovery and does not import it a second time.
+    var archive: ImportedArchive?
 
     func write(to path: String) throws {
         let encoder = JSONEncoder()
@@ -88,5 +91,24 @@ struct ImportJournal: Codable, Equatable {
             throw ArchiveFailure.journalPhaseUnknown(path: path, phase: journal.phase)
         }
         return journal
+    }
+}
+
+/// An archive as the file system saw it when an import of it began: its resolved path, size and
+/// modification time. The same three on a rerun mean the same archive (one rewritten in place gets a
+/// new modification time), without reading it again.
+public struct ImportedArchive: Codable, Equatable, Sendable {
+    public var path: String
+    public var bytes: Int64
+    /// Nanoseconds since the epoch.
+    public var modified: Int64
+
+    /// Nil when the archive cannot be examined (the import then fails on it with its own error).
+    public static func of(_ path: String) -> ImportedArchive? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        guard let st = try? POSIXFile.status(String(cString: resolved)) else { return nil }
+        return ImportedArchive(path: String(cString: resolved), bytes: Int64(st.st_size),
+                               modified: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
     }
 }

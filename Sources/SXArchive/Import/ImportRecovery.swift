@@ -19,6 +19,8 @@ public struct ImportRecoveryReport: RecoveryReport, Equatable {
     public var done: String
     /// Non-fatal problems met while finishing the swap.
     public var archiveErrors: [ArchiveError]
+    /// The archive whose import was finished, when its journal names it.
+    public var archive: ImportedArchive?
 }
 
 /// Finds and settles what an interrupted import left: with a journal (the swap had begun) it
@@ -52,10 +54,17 @@ public enum ImportRecovery {
         }
         if let journal, let path = found.journal {
             let outcome = try ImportSwap.complete(journal, journalPath: path)
-            let aside = outcome.previousFolders.isEmpty ? "" : "; the previous files and wallpapers are in " + outcome.previousFolders.map { "'\($0)'" }.joined(separator: " and ")
+            // Into an empty data directory there was no old profile to keep (the backups may have
+            // been made before the kill, so they are looked for rather than taken from the outcome).
+            var kept: [String] = []
+            if journal.databases.contains(where: { ImportFiles.exists(ImportFiles.backup($0)) }) { kept.append("the old databases are kept as .bak") }
+            if !outcome.previousFolders.isEmpty {
+                kept.append("the previous files and wallpapers are in " + outcome.previousFolders.map { "'\($0)'" }.joined(separator: " and "))
+            }
             return ImportRecoveryReport(action: .rolledForward, found: found.summary,
-                                        done: "finished the import: the data directory now holds the archive's databases and files (the old databases are kept as .bak\(aside))",
-                                        archiveErrors: outcome.archiveErrors)
+                                        done: "finished the import: the data directory now holds the archive's databases and files"
+                                            + (kept.isEmpty ? "" : " (" + kept.joined(separator: "; ") + ")"),
+                                        archiveErrors: outcome.archiveErrors, archive: journal.archive)
         }
         try ImportFiles.removeTree(ImportFiles.staging(root: data.root))
         return ImportRecoveryReport(action: .rolledBack, found: found.summary,

@@ -18,7 +18,9 @@ struct ArchiveImportCommand: ParsableCommand {
         <db>.bak-wal/-shm), and the current files folder and wallpapers are moved aside whole into \
         <prefix>_previous_<time>/ in the data directory (reported; nothing is deleted). The import \
         refuses over a profile already in the data directory unless --force, and while a .bak is in the way or while SimpleX Chat has the databases open. A killed \
-        import is finished or rolled back by the next import or by `sxkit archive recover`. Exit \
+        import is finished or rolled back by the next import or by `sxkit archive recover`; the next \
+        import of the same archive (same path, size and modification time) finds that import finished \
+        and does not import it a second time. Exit \
         status 3 when some entries were not imported (each is named, with the bare file name).
         """
     )
@@ -52,7 +54,14 @@ struct ArchiveImportCommand: ParsableCommand {
             for error in report.archiveErrors {
                 ConsoleOutput.standardError.writeLine("sxkit: \(error.sentence)")
             }
-            if !options.quiet {
+            if report.finishedInterruptedImport {
+                if !options.quiet {
+                    out.writeLine("The interrupted import of \(archive) is complete in \(data.root); nothing was imported twice.")
+                    if !report.backups.isEmpty {
+                        out.writeLine("The previous databases are kept as \(report.backups.joined(separator: ", ")); they open with the previous passphrase.")
+                    }
+                }
+            } else if !options.quiet {
                 let seconds = String(format: "%.2f", report.seconds)
                 out.writeLine("Imported \(report.entries) entries (\(ByteCount.format(report.bytes))) into \(data.root) in \(seconds) s.")
                 if !report.backups.isEmpty {

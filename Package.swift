@@ -31,8 +31,6 @@ let package = Package(
         // NIO, HTTP/2: the XFTP client's and server's transport.
         .package(url: "https://github.com/apple/swift-nio", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
-        // NIOSOCKS only: the SOCKS5 client for reaching XFTP servers through Tor.
-        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // System-library shims: a module map and a header each, located through pkg-config.
@@ -82,8 +80,7 @@ let package = Package(
         .target(
             name: "SXXFTPClient",
             dependencies: ["SXCore", "SXCrypto", "SXTransfer", "SXXFTP", "SXXFTPTransport", .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"),
-                           .product(name: "NIOSOCKS", package: "swift-nio-extras")],
+                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2")],
             swiftSettings: strict
         ),
         // Moving a whole profile to another machine: archive export + transfer, transfer + archive import.
@@ -135,8 +132,8 @@ let package = Package(
         .testTarget(name: "SXXFTPTests", dependencies: ["SXXFTP", "SXCrypto", "SXCore", "SXTestSupport", "CSodium"], swiftSettings: strict),
         .testTarget(
             name: "SXXFTPClientServerTests",
-            dependencies: ["SXXFTPClient", "SXXFTPServer", "SXXFTPTransport", "SXXFTP", "SXTransfer", "SXCrypto", "SXCore", "SXTestSupport",
-                           .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["SXXFTPClient", "SXXFTPServer", "SXXFTPTransport", "SXXFTP", "SXTransfer", "SXCrypto", "SXCore", "SXTestSupport", "CSodium",
+                           .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,7 +1,6 @@
 import NIOCore
 import NIOHTTP2
 import NIOPosix
-import NIOSOCKS
 import SXCore
 import SXCrypto
 import SXTransfer
@@ -73,16 +72,19 @@ public final class XFTPConnection: Sendable {
 
     private static func connect(_ server: XFTPServerAddress, host: TransportHost, context: TLSContext, name: String, web: Bool,
                                 proxy: SOCKSProxy?) async throws -> XFTPConnection {
-        let connected: (any Channel, EventLoopFuture<TLSSession>, NIOHTTP2Handler.AsyncStreamMultiplexer<Void>)
+        let connected: (any Channel, EventLoopFuture<Void>?, EventLoopFuture<TLSSession>, NIOHTTP2Handler.AsyncStreamMultiplexer<Void>)
         do {
             connected = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.seconds(15))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .connect(host: proxy?.host ?? host.description, port: proxy?.port ?? server.portNumber) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        if proxy != nil {
+                        var socks: EventLoopFuture<Void>?
+                        if let proxy {
                             // The proxy connects to the server; TLS runs through it, end to end.
-                            try channel.pipeline.syncOperations.addHandler(SOCKSClientHandler(targetAddress: .domain(host.description, port: server.portNumber)))
+                            let handler = SOCKS5ClientHandler(host: host.description, port: server.portNumber, credentials: proxy.credentials())
+                            try channel.pipeline.syncOperations.addHandler(handler)
+                            socks = handler.connected
                         }
                         let tls = try TLSHandler(context: context, serverName: web ? host.description : nil)
                         try channel.pipeline.syncOperations.addHandler(tls)
@@ -90,14 +92,20 @@ public final class XFTPConnection: Sendable {
                         let streams = try channel.pipeline.syncOperations.configureAsyncHTTP2Pipeline(
                             mode: .client, configuration: HTTP2Tuning.configuration
                         ) { stream in stream.close() }
-                        return (channel, tls.established, streams)
+                        return (channel, socks, tls.established, streams)
                     }
                 }
         } catch {
-            throw XFTPClientError.unreachable(server: name, reason: ConnectFailureText.words(error))
+            let reason = ConnectFailureText.words(error)
+            throw XFTPClientError.unreachable(server: name, reason: proxy.map { "the SOCKS proxy \($0): \(reason)" } ?? reason)
         }
-        let (channel, established, streams) = connected
+        let (channel, socks, established, streams) = connected
         do {
+            if let socks, let proxy {
+                do { try await socks.get() } catch {
+                    throw XFTPClientError.unreachable(server: name, reason: "the SOCKS proxy \(proxy): \(error)")
+                }
+            }
             let session: TLSSession
             do { session = try await established.get() } catch { throw XFTPClientError.unreachable(server: name, reason: String(describing: error)) }
             // The TLS chain first: a server that is not the address's sees no request at all.
@@ -278,26 +286,4 @@ enum FileRangeWriter {
             try await outbound.write(.data(.init(data: .byteBuffer(buffer), endStream: remaining == 0)))
         }
     }
-}
-
-/// A SOCKS5 proxy, such as Tor's (usually 127.0.0.1:9050).
-public struct SOCKSProxy: Sendable, Equatable, CustomStringConvertible {
-    public var host: String
-    public var port: Int
-
-    public init(host: String, port: Int) {
-        self.host = host
-        self.port = port
-    }
-
-    /// `HOST:PORT` (`[::1]:9050` for IPv6); nil when it is not one.
-    public init?(_ text: String) {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port) else { return nil }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { return nil }
-        self.init(host: host, port: port)
-    }
-
-    public var description: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
 }

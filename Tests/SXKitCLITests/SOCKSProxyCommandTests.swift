@@ -6,9 +6,12 @@ import SXTestSupport
 /// `--socks-proxy`: every connection to the XFTP server goes through the proxy (a minimal SOCKS5
 /// server in Python, independent of sxkit's code), and the transfer arrives identical.
 struct SOCKSProxyCommandTests {
+    /// argv: the log (one line a connection: `AUTH|HOST:PORT`, AUTH being `user:password` or
+    /// `none`), and `any` (username/password when offered) or `none-only` (refuses it).
     static let proxyScript = #"""
     import asyncio, socket, struct, sys
     log = open(sys.argv[1], "a")
+    mode = sys.argv[2]
     async def pipe(reader, writer):
         try:
             while data := await reader.read(65536):
@@ -18,8 +21,22 @@ struct SOCKSProxyCommandTests {
             writer.close()
     async def handle(reader, writer):
         head = await reader.readexactly(2)
-        await reader.readexactly(head[1])
-        writer.write(b"\x05\x00")
+        methods = await reader.readexactly(head[1])
+        if 2 in methods and mode == "any":
+            writer.write(b"\x05\x02")
+            ver, ulen = await reader.readexactly(2)
+            user = (await reader.readexactly(ulen)).decode()
+            password = (await reader.readexactly((await reader.readexactly(1))[0])).decode()
+            writer.write(b"\x01\x00")
+            auth = f"{user}:{password}"
+        elif 0 in methods:
+            writer.write(b"\x05\x00")
+            auth = "none"
+        else:
+            writer.write(b"\x05\xff")
+            await writer.drain()
+            writer.close()
+            return
         ver, cmd, _, kind = await reader.readexactly(4)
         if kind == 3:
             host = (await reader.readexactly((await reader.readexactly(1))[0])).decode()
@@ -28,7 +45,7 @@ struct SOCKSProxyCommandTests {
         else:
             host = socket.inet_ntop(socket.AF_INET6, await reader.readexactly(16))
         port = struct.unpack("!H", await reader.readexactly(2))[0]
-        log.write(f"{host}:{port}\n"); log.flush()
+        log.write(f"{auth}|{host}:{port}\n"); log.flush()
         up_reader, up_writer = await asyncio.open_connection(host, port)
         writer.write(b"\x05\x00\x00\x01\x7f\x00\x00\x01" + struct.pack("!H", port))
         await writer.drain()
@@ -51,7 +68,36 @@ struct SOCKSProxyCommandTests {
         return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test func transfersGoThroughTheProxy() throws {
+    /// A proxy process (the interpreter itself, not a wrapper script that would outlive it) and its port.
+    final class Proxy {
+        let process = Process()
+        let port: String
+        let log: String
+
+        init(folder: TempFolder, name: String, mode: String) throws {
+            log = folder.file(name + ".log")
+            process.executableURL = URL(fileURLWithPath: try SOCKSProxyCommandTests.pythonExecutable())
+            process.arguments = ["-c", SOCKSProxyCommandTests.proxyScript, log, mode]
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            port = String(decoding: out.fileHandleForReading.readLine(), as: UTF8.self)
+        }
+
+        /// Each connection's (authentication, target), in order.
+        func connections() throws -> [(auth: String, target: String)] {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").map {
+                let parts = $0.split(separator: "|", maxSplits: 1).map(String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }
+        }
+
+        // SIGKILL: the test process may pass SIGTERM on as ignored.
+        deinit { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    }
+
+    @Test func transfersGoThroughTheProxyEachRunOnItsOwnCircuits() throws {
         let folder = try TempFolder()
         let relay = Process()
         relay.executableURL = URL(fileURLWithPath: CLI.binary)
@@ -62,32 +108,52 @@ struct SOCKSProxyCommandTests {
         try relay.run()
         defer { relay.terminate(); relay.waitUntilExit() }
         let address = String(decoding: relayOut.fileHandleForReading.readLine(), as: UTF8.self)
+        let target = "127.0.0.1:" + (address.split(separator: ":").last.map(String.init) ?? "?")
+        let proxy = try Proxy(folder: folder, name: "proxy", mode: "any")
 
-        // The interpreter itself, not a wrapper script that would outlive `terminate()`.
-        let proxy = Process()
-        proxy.executableURL = URL(fileURLWithPath: try Self.pythonExecutable())
-        proxy.arguments = ["-c", Self.proxyScript, folder.file("proxy.log")]
-        let proxyOut = Pipe()
-        proxy.standardOutput = proxyOut
-        try proxy.run()
-        // SIGKILL: the test process may pass SIGTERM on as ignored.
-        defer { kill(proxy.processIdentifier, SIGKILL); proxy.waitUntilExit() }
-        let proxyPort = String(decoding: proxyOut.fileHandleForReading.readLine(), as: UTF8.self)
-
-        for sub in ["desc", "inbox", "tmp"] { try Folders.create(folder.file(sub)) }
+        for sub in ["desc", "inbox", "tmp", "inbox2"] { try Folders.create(folder.file(sub)) }
         let source = try folder.write("song.ogg", testBytes(3_000_000, seed: 9))
-        let through = ["--socks-proxy", "127.0.0.1:" + proxyPort]
-        let sent = try CLI.run(["transfer", "send", source, "--server", address, "-o", folder.file("desc"), "--temp-dir", folder.file("tmp")] + through)
+        let through = ["--socks-proxy", "127.0.0.1:" + proxy.port]
+        let sent = try CLI.run(["transfer", "send", source, "--server", address, "--recipients", "3", "-o", folder.file("desc"),
+                                "--temp-dir", folder.file("tmp")] + through)
         #expect(sent.status == 0, "\(sent.stderr)")
+        let sendConnections = try proxy.connections()
         let got = try CLI.run(["transfer", "receive", folder.file("desc/song.ogg.recipient-1.yaml"), "-o", folder.file("inbox"),
                                "--temp-dir", folder.file("tmp")] + through)
         #expect(got.status == 0, "\(got.stderr)")
         #expect(try folder.read("inbox/song.ogg") == folder.read("song.ogg"))
-        let port = address.split(separator: ":").last.map(String.init) ?? "?"
-        let connections = String(decoding: try folder.read("proxy.log"), as: UTF8.self).split(separator: "\n")
-        #expect(connections.count >= 2 && connections.allSatisfy { $0 == "127.0.0.1:" + port }, "\(connections)")
-        // A bad proxy address is a usage error.
-        let bad = try CLI.run(["transfer", "receive", folder.file("desc/song.ogg.recipient-1.yaml"), "--socks-proxy", "tor"])
-        #expect(bad.status == 2)
+        let receiveConnections = Array(try proxy.connections().dropFirst(sendConnections.count))
+        #expect(!sendConnections.isEmpty && !receiveConnections.isEmpty)
+        #expect((sendConnections + receiveConnections).allSatisfy { $0.target == target }, "\(sendConnections + receiveConnections)")
+        // Isolation by authentication, as SimpleX's clients: a username of the run's own (base64 of
+        // 32 bytes), an empty password; one for all of a run's connections, another for the next run.
+        let sendUsers = Set(sendConnections.map(\.auth)), receiveUsers = Set(receiveConnections.map(\.auth))
+        #expect(sendUsers.count == 1 && receiveUsers.count == 1 && sendUsers != receiveUsers, "\(sendUsers) \(receiveUsers)")
+        for auth in sendUsers.union(receiveUsers) {
+            #expect(auth.hasSuffix(":") && Data(base64Encoded: String(auth.dropLast()))?.count == 32, "\(auth)")
+        }
+
+        // `@` first: no authentication offered.
+        let plain = try CLI.run(["transfer", "receive", folder.file("desc/song.ogg.recipient-2.yaml"), "-o", folder.file("inbox2"),
+                                 "--temp-dir", folder.file("tmp"), "--socks-proxy", "@127.0.0.1:" + proxy.port])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let plainConnections = Array(try proxy.connections().dropFirst(sendConnections.count + receiveConnections.count))
+        #expect(!plainConnections.isEmpty && plainConnections.allSatisfy { $0.auth == "none" && $0.target == target }, "\(plainConnections)")
+
+        // A proxy that takes no username: the refusal says so and how to do without, and nothing arrives.
+        let strict = try Proxy(folder: folder, name: "strict", mode: "none-only")
+        try Folders.create(folder.file("inbox3"))
+        let refused = try CLI.run(["transfer", "receive", folder.file("desc/song.ogg.recipient-3.yaml"), "-o", folder.file("inbox3"),
+                                   "--temp-dir", folder.file("tmp"), "--retry", "1", "--socks-proxy", "127.0.0.1:" + strict.port])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("the SOCKS proxy 127.0.0.1:\(strict.port): it accepts no username/password authentication"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("@HOST:PORT"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.file("inbox3")).isEmpty)
+
+        // A bad proxy address is a usage error; so are credentials on the command line.
+        for bad in ["tor", "user:secret@127.0.0.1:9050"] {
+            let usage = try CLI.run(["transfer", "receive", folder.file("desc/song.ogg.recipient-1.yaml"), "--socks-proxy", bad])
+            #expect(usage.status == 2, "\(bad): \(usage.stderr)")
+        }
     }
 }

@@ -107,6 +107,44 @@ import SXTestSupport
         #expect(try s.temp.read("inbox/data.bin") == s.temp.read("data.bin"))
     }
 
+    /// Killed while writing its descriptions or just after: the rerun finds them its own (byte for
+    /// byte what it writes) and finishes, where it used to refuse them as existing outputs.
+    @Test(arguments: ["transfer-send-sender-described", "transfer-send-described"])
+    func aSendKilledWhileDescribingFinishesOnTheRerun(point: String) throws {
+        let s = try Setup()
+        let source = try s.file("data.bin", size: 300_000)
+        let killed = try s.send(source, ["--recipients", "2"], environment: ["SXKIT_CRASH_AT": point])
+        #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        let before = try FileManager.default.contentsOfDirectory(atPath: s.descriptions).sorted()
+        let sender = try s.temp.read("desc/data.bin.sender.yaml")
+        let rerun = try s.send(source, ["--recipients", "2"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout.contains("already there from an earlier run"), "\(rerun.stdout)")
+        #expect(try s.temp.read("desc/data.bin.sender.yaml") == sender, "the sender description was rewritten differently")
+        #expect(before.count == (point == "transfer-send-described" ? 3 : 1), "\(before)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.descriptions).sorted()
+                == ["data.bin.recipient-1.yaml", "data.bin.recipient-2.yaml", "data.bin.sender.yaml"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.temp.file("send-tmp")).isEmpty, "the send's work is left")
+        let got = try s.receive(s.descriptions + "/data.bin.recipient-2.yaml")
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(try s.temp.read("inbox/data.bin") == s.temp.read("data.bin"))
+    }
+
+    /// A description that is not the killed send's own (changed since) is still an existing output.
+    @Test func aChangedDescriptionIsStillRefusedAfterAKill() throws {
+        let s = try Setup()
+        let source = try s.file("data.bin", size: 300_000)
+        let killed = try s.send(source, environment: ["SXKIT_CRASH_AT": "transfer-send-described"])
+        #expect(killed.status == SIGKILL)
+        let recipient = s.descriptions + "/data.bin.recipient-1.yaml"
+        let changed = try s.temp.read("desc/data.bin.recipient-1.yaml") + Array("# mine\n".utf8)
+        try AtomicFileWriter.write(changed, to: recipient, mode: 0o600)
+        let rerun = try s.send(source)
+        #expect(rerun.status == 1)
+        #expect(rerun.stderr.contains("already exist"), "\(rerun.stderr)")
+        #expect(try s.temp.read("desc/data.bin.recipient-1.yaml") == changed)
+    }
+
     @Test func fullDiskOnReceiveLeavesNothingAndARerunCompletes() throws {
         let s = try Setup()
         // 150 000 bytes: three 64 KiB chunks fit under a 100 KiB file-size limit, the decrypted file does not.

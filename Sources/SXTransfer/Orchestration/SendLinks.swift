@@ -83,7 +83,7 @@ public struct SendLinks: Sendable {
         }
         // The descriptions first, so that a refusal names them before the links beside them.
         let outputs = outputs(for: file)
-        try sender.options.outputPolicy.check(sender.descriptionPaths(for: file).all + outputs.planned + outputs.stale)
+        try sender.checkOutputs(file: file, others: outputs.planned + outputs.stale)
     }
 
     /// Checks, sends the file, and writes its links.

@@ -84,6 +84,36 @@ public struct TransferSender: Sendable {
         }
     }
 
+    /// The state an interrupted send of this version of `file` left, nil when there is none or it
+    /// cannot be resumed (the send then starts over).
+    private func resumableState(file: String, status st: stat, warn: (String) -> Void) throws -> SendState? {
+        let size = Int64(st.st_size)
+        let modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
+        guard let s = try SendState.load(Path.join(try workFolder(for: file), "state.json")) else { return nil }
+        if s.source != file || s.sourceSize != size || s.relay != relayIdentity || s.recipients != options.recipients || s.sourceModified != modified {
+            return nil  // belongs to another version of the file: start over
+        }
+        if Date().timeIntervalSince1970 - (s.started ?? 0) > Self.resumeWindow {
+            // Its chunks may have expired on the relay (48 h by default), and a relay does not say
+            // which are gone until a recipient asks: sending everything again is the safe answer.
+            warn("the interrupted send of '\(file)' began over \(Int(Self.resumeWindow / 3600)) h ago; its chunks may have expired on the relay, so it starts over")
+            return nil
+        }
+        if s.chunks.contains(where: { c in c.senderKey.map { Base64URL.decode($0).flatMap(ReplicaKey.init(der:)) == nil } ?? false }) {
+            return nil  // an earlier sxkit recorded raw keys, which descriptions no longer carry: start over
+        }
+        return s
+    }
+
+    /// Refuses outputs that exist, unless they may be replaced: the descriptions of a send of `file`
+    /// and `others` (what a caller writes beside them), except descriptions this very send wrote
+    /// before it was killed (see `writtenByThisSend`), which its rerun finishes.
+    public func checkOutputs(file: String, others: [String] = []) throws {
+        let file = Path.absolute(file)
+        let state = (try? POSIXFile.status(file)).flatMap { st in (try? resumableState(file: file, status: st, warn: { _ in })) ?? nil }
+        try options.outputPolicy.check((writtenByThisSend(state, file: file) ? [] : descriptionPaths(for: file).all) + others)
+    }
+
     private func run(file: String, events: @escaping TransferEventHandler) async throws -> Result {
         _ = SodiumRuntime.started
         guard options.recipients >= 1 else { throw UsageError("a transfer needs at least one recipient") }
@@ -92,30 +122,15 @@ public struct TransferSender: Sendable {
         let size = Int64(st.st_size)
         let decision = try TransferDecision.forFile(file, aboveSoftLimit: options.aboveSoftLimit)
         if let refusal = decision.refusal { throw refusal }
-        // Where the descriptions go is checked before anything is uploaded.
         try OutputFolder.check(options.descriptionFolder)
-        try options.outputPolicy.check(descriptionPaths(for: file).all)
-
         let work = try workFolder(for: file)
-        try Folders.create(work, permissions: 0o700)
         let statePath = Path.join(work, "state.json")
-        let modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
-
-        var state = try SendState.load(statePath)
-        if let s = state, s.source != file || s.sourceSize != size || s.relay != relayIdentity || s.recipients != options.recipients
-            || s.sourceModified != modified {
-            state = nil  // belongs to another version of the file: start over
-        }
-        if let s = state, Date().timeIntervalSince1970 - (s.started ?? 0) > Self.resumeWindow {
-            // Its chunks may have expired on the relay (48 h by default), and a relay does not say
-            // which are gone until a recipient asks: sending everything again is the safe answer.
-            events(.sndFileWarning(warning: "the interrupted send of '\(file)' began over \(Int(Self.resumeWindow / 3600)) h ago; its chunks may have expired on the relay, so it starts over"))
-            state = nil
-        }
-        if let s = state, s.chunks.contains(where: { c in c.senderKey.map { Base64URL.decode($0).flatMap(ReplicaKey.init(der:)) == nil } ?? false }) {
-            // An earlier sxkit recorded raw keys, which descriptions no longer carry: start over.
-            state = nil
-        }
+        var state = try resumableState(file: file, status: st, warn: { events(.sndFileWarning(warning: $0)) })
+        // Where the descriptions go is checked before anything is uploaded. Those this very send
+        // wrote before a kill (its state is complete, and they are byte for byte what it writes)
+        // are not in the way: the rerun finishes it.
+        if !writtenByThisSend(state, file: file) { try options.outputPolicy.check(descriptionPaths(for: file).all) }
+        try Folders.create(work, permissions: 0o700)
         let fresh = state == nil
         if fresh {
             // Key and nonce are kept from the start: encryption is deterministic for them, so a
@@ -132,6 +147,7 @@ public struct TransferSender: Sendable {
             } else {
                 plan = ChunkPlan(contentSize: size, header: header)
             }
+            let modified = Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9
             state = SendState(source: file, sourceSize: size, sourceModified: modified, started: Date().timeIntervalSince1970,
                               relay: relayIdentity, recipients: options.recipients,
                               fileName: header.name, key: args.key.withUnsafeBytes { Base64URL.encode($0) }, nonce: Base64URL.encode(args.nonce),
@@ -267,28 +283,56 @@ public struct TransferSender: Sendable {
         try OutputFolder.create(options.descriptionFolder)
         // Checked before the upload; again here, for descriptions that appeared meanwhile.
         let planned = descriptionPaths(for: file)
-        try options.outputPolicy.check(planned.all)
-        func description(_ party: FileDescription.Party, replica: (SendState.Chunk) throws -> ChunkReplica) throws -> FileDescription {
-            let chunks = try state.chunks.enumerated().map { i, c in
-                FileDescription.Chunk(number: i + 1, size: state.sizes[i], digest: Base64URL.decode(c.digest!)!,
-                                      replicas: [.init(server: relay(forChunk: i).address.withoutPassword, replica: try replica(c))])
-            }
-            return FileDescription(party: party, size: state.sizes.reduce(0, +), digest: Base64URL.decode(state.fileDigest!)!,
-                                   key: Base64URL.decode(state.key)!, nonce: Base64URL.decode(state.nonce)!, chunkSize: state.sizes[0], chunks: chunks,
-                                   redirect: options.redirect)
+        if !writtenByThisSend(state, file: file) { try options.outputPolicy.check(planned.all) }
+        let rendered = try renderDescriptions(state, file: file)
+        for (path, bytes) in rendered {
+            try AtomicFileWriter.write(bytes, to: path, mode: 0o600)
+            if path == rendered[0].path { CrashPoint.reach("transfer-send-sender-described") }
         }
-        let stem = Path.join(options.descriptionFolder, Path.basename(file))
-        let senderPath = stem + ".sender.yaml"
-        try description(.sender) { try SendState.replica(id: $0.senderId, key: $0.senderKey) }.save(to: senderPath)
-        var recipientPaths: [String] = []
-        for r in 0..<state.recipients {
-            let path = stem + ".recipient-\(r + 1).yaml"
-            try description(.recipient) { try SendState.replica(id: $0.recipients?[r][0], key: $0.recipients?[r][1]) }.save(to: path)
-            recipientPaths.append(path)
-        }
+        CrashPoint.reach("transfer-send-described")
         // Replaced: the earlier send's extra recipients would otherwise look like this send's.
         for path in planned.stale where unlink(path) != 0 && errno != ENOENT { throw FileSystemError("remove", path: path) }
-        return (senderPath, recipientPaths)
+        return (rendered[0].path, rendered.dropFirst().map(\.path))
+    }
+
+    /// True when `state` is a complete send whose descriptions are all there or absent, each one
+    /// that is there exactly the bytes it writes (a regular file), and no earlier send's extra
+    /// recipient is left: what a run killed while writing its descriptions, or just after, leaves.
+    private func writtenByThisSend(_ state: SendState?, file: String) -> Bool {
+        guard let state, state.fileDigest != nil, state.chunks.allSatisfy(\.uploaded), descriptionPaths(for: file).stale.isEmpty,
+              let rendered = try? renderDescriptions(state, file: file) else { return false }
+        return rendered.allSatisfy { path, bytes in
+            guard let st = POSIXFile.linkStatus(path) else { return true }
+            return (st.st_mode & S_IFMT) == S_IFREG && (try? FileBytes.read(path, limit: bytes.count + 1)) == bytes
+        }
+    }
+
+    /// The sender description, then each recipient's, as written: mode 0600 YAML (they grant access).
+    private func renderDescriptions(_ state: SendState, file: String) throws -> [(path: String, bytes: [UInt8])] {
+        // The state is a file on disk: whatever it holds is checked, never trusted to be whole.
+        let unreadable = TransferError.stateMismatch(path: "state.json", reason: "it does not describe a finished send")
+        guard state.sizes.count == state.chunks.count, !state.sizes.isEmpty, let fileDigest = state.fileDigest.flatMap(Base64URL.decode),
+              let key = Base64URL.decode(state.key), let nonce = Base64URL.decode(state.nonce) else { throw unreadable }
+        func description(_ party: FileDescription.Party, replica: (SendState.Chunk) throws -> ChunkReplica) throws -> FileDescription {
+            let chunks = try state.chunks.enumerated().map { i, c in
+                guard let digest = c.digest.flatMap(Base64URL.decode) else { throw unreadable }
+                return FileDescription.Chunk(number: i + 1, size: state.sizes[i], digest: digest,
+                                             replicas: [.init(server: relay(forChunk: i).address.withoutPassword, replica: try replica(c))])
+            }
+            return FileDescription(party: party, size: state.sizes.reduce(0, +), digest: fileDigest, key: key, nonce: nonce,
+                                   chunkSize: state.sizes[0], chunks: chunks, redirect: options.redirect)
+        }
+        let stem = Path.join(options.descriptionFolder, Path.basename(file))
+        var rendered = [(path: stem + ".sender.yaml",
+                         bytes: Array(try description(.sender) { try SendState.replica(id: $0.senderId, key: $0.senderKey) }.yaml().utf8))]
+        for r in 0..<state.recipients {
+            let recipient = try description(.recipient) { chunk in
+                guard let pair = chunk.recipients, r < pair.count, pair[r].count == 2 else { throw unreadable }
+                return try SendState.replica(id: pair[r][0], key: pair[r][1])
+            }
+            rendered.append((stem + ".recipient-\(r + 1).yaml", Array(recipient.yaml().utf8)))
+        }
+        return rendered
     }
 
     /// Deletes every chunk of a sent file from its relays (the sender description is needed).

@@ -24,6 +24,8 @@ public enum XFTPServerError: SXError, Equatable {
     case cannotListen(address: String, cause: String)
     case passwordFileOpen(path: String)
     case badPassword(path: String)
+    /// The folder of the web page does not exist or is not a folder.
+    case webRootMissing(path: String)
 
     public var description: String {
         switch self {
@@ -31,6 +33,7 @@ public enum XFTPServerError: SXError, Equatable {
         case .passwordFileOpen(let path): "the password file '\(path)' can be read by others; make it private (chmod 600)"
         case .badPassword(let path):
             "the password in '\(path)' must be one line of printable ASCII without spaces, '@', ':' or '/'"
+        case .webRootMissing(let path): "the web page folder '\(path)' does not exist or is not a folder"
         }
     }
 

@@ -16,6 +16,8 @@ struct XFTPRequestProcessor: Sendable {
     let configuration: XFTPServerConfiguration
     let identity: ServerIdentity
     let store: ChunkStore
+    /// The web page served to browsers, if any.
+    let page: StaticPage?
 
     func handle(_ stream: HTTP2StreamChannel, session: TLSSession, phase: ConnectionPhase) async {
         let channel = stream.channel
@@ -26,12 +28,19 @@ struct XFTPRequestProcessor: Sendable {
             // sends nothing more has its stream closed.
             let headTimer = channel.eventLoop.scheduleTask(in: configuration.timeouts.requestHead.timeAmount) { channel.close(promise: nil) }
             let headers = try await request.headers()
+            // SimpleX's browser client comes with SNI; a browser's GET with it asks for the web
+            // page (`Server.hs` 155). Without SNI every request is XFTP's, as there.
+            let web = session.serverName != nil
+            if web, let method = headers.first(name: ":method"), method == "GET" || method == "HEAD" {
+                headTimer.cancel()
+                try await servePage(path: headers.first(name: ":path") ?? "/", headOnly: method == "HEAD", outbound: outbound)
+                try await channel.closeFuture.get()
+                return
+            }
             let head = try await request.read(upTo: XFTPBlock.size)
             headTimer.cancel()
-            // SimpleX's browser client comes with SNI and marks its handshake requests by header
-            // (`Server.hs` 171-187): a hello may come again on an accepted session, and so may a
-            // client handshake.
-            let web = session.serverName != nil
+            // The browser client marks its handshake requests by header (`Server.hs` 171-187): a
+            // hello may come again on an accepted session, and so may a client handshake.
             let webHello = web && headers.contains(name: "xftp-web-hello")
             let webHandshake = web && headers.contains(name: "xftp-handshake")
             switch phase.current {
@@ -61,6 +70,35 @@ struct XFTPRequestProcessor: Sendable {
                 if !request.ended { try? await channel.close() }
             }
             try await channel.closeFuture.get()
+        }
+    }
+
+    // MARK: - Web page
+
+    /// A file of the web root, or 404 (also when no web root is served). Files are read in 64 KiB
+    /// pieces, each sent as it is read.
+    private func servePage(path: String, headOnly: Bool, outbound: NIOAsyncChannelOutboundWriter<HTTP2Frame.FramePayload>) async throws {
+        let found = page?.file(forPath: path)
+        let descriptor = found.map { open($0.path, O_RDONLY | O_CLOEXEC) } ?? -1
+        guard let found, descriptor >= 0 else {
+            return try await outbound.write(.headers(.init(headers: HTTP2Headers.response(status: 404), endStream: true)))
+        }
+        defer { close(descriptor) }
+        var headers = HTTP2Headers.response()
+        headers.add(name: "content-type", value: found.contentType)
+        guard !headOnly else { return try await outbound.write(.headers(.init(headers: headers, endStream: true))) }
+        try await outbound.write(.headers(.init(headers: headers, endStream: false)))
+        while true {
+            var buffer = ByteBufferAllocator().buffer(capacity: 64 << 10)
+            var count = 0
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 64 << 10) {
+                count = read(descriptor, $0.baseAddress, $0.count)
+                return max(count, 0)
+            }
+            // A read error resets the stream: the browser sees a failed load, never a cut file as whole.
+            guard count >= 0 else { throw FileSystemError("read", path: found.path) }
+            try await outbound.write(.data(.init(data: .byteBuffer(buffer), endStream: count == 0)))
+            if count == 0 { return }
         }
     }
 

@@ -46,6 +46,7 @@ public final class XFTPServer: Sendable {
         try Folders.create(filesFolder, mode: 0o700)
         let (identity, created) = try ServerIdentity.loadOrCreate(folder: configuration.storeFolder, commonName: configuration.publicHost,
                                                                   algorithm: configuration.certificateAlgorithm)
+        if let webRoot = configuration.webRoot, StaticPage(folder: webRoot) == nil { throw XFTPServerError.webRootMissing(path: webRoot) }
         let store = try ChunkStore(logPath: Path.join(configuration.storeFolder, "store.log"), filesFolder: filesFolder)
         let tls = try TLSContext.server(identity: identity)
         let http2 = HTTP2Tuning.configuration
@@ -96,7 +97,8 @@ public final class XFTPServer: Sendable {
 
     /// Serves until `stop()`. Expired chunks are swept at start and then periodically.
     public func run() async throws {
-        let processor = XFTPRequestProcessor(configuration: configuration, identity: identity, store: store)
+        let processor = XFTPRequestProcessor(configuration: configuration, identity: identity, store: store,
+                                             page: configuration.webRoot.flatMap(StaticPage.init(folder:)))
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { [self] in
                 while !Task.isCancelled {

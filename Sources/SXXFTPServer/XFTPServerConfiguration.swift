@@ -25,6 +25,10 @@ public struct XFTPServerConfiguration: Sendable {
     /// The clock, seconds since 1970 (tests move it).
     public var now: @Sendable () -> Int64
     public var timeouts = Timeouts()
+    /// A folder of files served to browsers (SimpleX's xftp-web page, so that web links to this
+    /// server open in a browser): GET requests that come with SNI, as simplexmq's server serves its
+    /// `static_path` (`Server.hs` 150-155). Nil: none served.
+    public var webRoot: String?
 
     /// How long a client may take, so that slow or silent connections cannot hold the server's
     /// resources (connections, reserved space) for ever.

@@ -16,7 +16,7 @@ import SXTestSupport
     ]
     /// Path options whose value is a folder (the rest may be files).
     static let folders: Set<String> = [
-        "data-dir", "files-dir", "temp-dir", "assets-dir", "migrations", "store", "relay", "dir",
+        "data-dir", "files-dir", "temp-dir", "assets-dir", "migrations", "store", "relay", "dir", "web-root",
     ]
 
     struct Command {

@@ -39,6 +39,11 @@ struct RelayServeCommand: AsyncParsableCommand {
         valueName: "file"), completion: .file())
     var passwordFile: String?
 
+    @Option(name: .customLong("web-root"), help: ArgumentHelp(
+        "A folder served to browsers, such as a build of SimpleX's xftp-web page, so that web links to this server open in a browser (GET requests with SNI; index.html for / and for folders).",
+        valueName: "dir"), completion: .directory)
+    var webRoot: String?
+
     @Option(name: .long, help: "How long a chunk is kept: N followed by h or d (SimpleX rounds creation times to the hour).")
     var expiry: String = "48h"
 
@@ -63,6 +68,7 @@ struct RelayServeCommand: AsyncParsableCommand {
                                                     maxStoreBytes: ByteSize.parse(maxStore)!, expirySeconds: Self.hours(expiry)! * 3600,
                                                     certificateAlgorithm: SigningKey.Algorithm(rawValue: certificateAlgorithm)!)
         if let passwordFile { configuration.password = try ServerPassword.read(passwordFile) }
+        configuration.webRoot = webRoot.map { Path.absolute($0) }
         let server = try await XFTPServer.start(configuration)
         // Before the address is printed: whoever reads it may signal at once.
         let signals = SignalStop { Task { await server.stop() } }

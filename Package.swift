@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "SXXFTPServer",
             dependencies: ["SXCore", "SXCrypto", "SXXFTP", "SXTransfer", "SXXFTPTransport", .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2")],
+                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOHTTP2", package: "swift-nio-http2"), .product(name: "NIOHPACK", package: "swift-nio-http2")],
             swiftSettings: strict
         ),
         // The XFTP client: connections (TLS, HTTP/2, handshake), commands, and XFTP servers as relays.
@@ -102,7 +102,7 @@ let package = Package(
             name: "sxkit",
             dependencies: [
                 "SXCore", "SXTerminal", "SXCrypto", "SXDatabase", "SXArchive", "SXImages", "SXSample", "SXTransfer",
-                "SXXFTPClient", "SXXFTPServer", "SXProfileMove", "SXStorage", "SXChats", "SXFileEncryption",
+                "SXXFTPClient", "SXXFTPServer", "SXXFTPTransport", "SXProfileMove", "SXStorage", "SXChats", "SXFileEncryption",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict,

@@ -1143,7 +1143,7 @@ _sxkit_relay_serve() {
     repeating_flags=()
     non_repeating_flags=(--json -q --quiet -v --verbose -h --help)
     repeating_options=()
-    non_repeating_options=(--listen --store --public-host --password-file --web-root --expiry --max-store --certificate-algorithm)
+    non_repeating_options=(--listen --store --public-host --password-file --web-root --web-certificate --web-key --expiry --max-store --certificate-algorithm)
     __sxkit_offer_flags_options 0
 
     # Offer option value completions
@@ -1164,6 +1164,14 @@ _sxkit_relay_serve() {
         ;;
     '--web-root')
         __sxkit_add_completions -d
+        return
+        ;;
+    '--web-certificate')
+        __sxkit_add_completions -f
+        return
+        ;;
+    '--web-key')
+        __sxkit_add_completions -f
         return
         ;;
     '--expiry')

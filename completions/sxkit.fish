@@ -88,7 +88,7 @@ function __sxkit_parse_tokens -S
             __sxkit_parse_subcommand 0 'h/help'
             switch $unparsed_tokens[1]
             case 'serve'
-                __sxkit_parse_subcommand 0 'listen=' 'store=' 'public-host=' 'password-file=' 'web-root=' 'expiry=' 'max-store=' 'certificate-algorithm=' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 0 'listen=' 'store=' 'public-host=' 'password-file=' 'web-root=' 'web-certificate=' 'web-key=' 'expiry=' 'max-store=' 'certificate-algorithm=' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
         case 'migrate'
             __sxkit_parse_subcommand 0 'h/help'
@@ -473,6 +473,8 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit relay serve" public-host' -l 'public-host' -d 'The host name or address clients reach the server at, written in its address and certificate (default: the --listen host).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit relay serve" password-file' -l 'password-file' -d 'A file (0600) holding the password senders must give to upload (basic auth: xftp://KEYHASH:PASSWORD@HOST).' -rF
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit relay serve" web-root' -l 'web-root' -d 'A folder served to browsers, such as a build of SimpleX\'s xftp-web page, so that web links to this server open in a browser (GET requests with SNI; index.html for / and for folders).' -rfa '(__sxkit_complete_directories)'
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit relay serve" web-certificate' -l 'web-certificate' -d 'A PEM certificate chain presented to browsers (clients that send SNI) instead of the server\'s own, e.g. one a public CA issued for --public-host; their requests then also get CORS headers. Needs --web-key.' -rF
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit relay serve" web-key' -l 'web-key' -d 'The PEM private key of --web-certificate (mode 0600).' -rF
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit relay serve" expiry' -l 'expiry' -d 'How long a chunk is kept: N followed by h or d (SimpleX rounds creation times to the hour).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit relay serve" max-store' -l 'max-store' -d 'Total size of the chunks held, e.g. 20G.' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit relay serve" certificate-algorithm' -l 'certificate-algorithm' -d 'The identity\'s key type for a new store: ed448 (SimpleX\'s default) or ed25519.' -rfka ''

@@ -16,3 +16,18 @@ static inline int sxkit_SSL_CTX_set1_groups_list(SSL_CTX *ctx, const char *list)
 static inline int sxkit_SSL_CTX_set1_sigalgs_list(SSL_CTX *ctx, const char *list) { return (int)SSL_CTX_set1_sigalgs_list(ctx, list); }
 static inline int sxkit_SSL_set_host_name(SSL *ssl, const char *name) { return (int)SSL_set_tlsext_host_name(ssl, name); }
 static inline long sxkit_BIO_mem_eof_empty(BIO *bio) { return BIO_set_mem_eof_return(bio, -1); }
+
+// A server presenting another certificate to clients that send SNI (browsers), as simplexmq's
+// servers present their HTTPS credentials (Transport/Server.hs `supportedTLSServerParams`): the
+// connection moves to `arg`'s context, which holds that certificate, when a server name came.
+static int sxkit_sni_switch(SSL *ssl, int *alert, void *arg) {
+    (void)alert;
+    if (arg != NULL && SSL_get_servername(ssl, TLSEXT_NAMETYPE_host_name) != NULL && SSL_set_SSL_CTX(ssl, (SSL_CTX *)arg) == NULL) {
+        return SSL_TLSEXT_ERR_ALERT_FATAL;
+    }
+    return SSL_TLSEXT_ERR_OK;
+}
+static inline void sxkit_SSL_CTX_switch_on_sni(SSL_CTX *ctx, SSL_CTX *web) {
+    SSL_CTX_set_tlsext_servername_callback(ctx, sxkit_sni_switch);
+    SSL_CTX_set_tlsext_servername_arg(ctx, web);
+}

@@ -46,7 +46,7 @@ public final class XFTPConnection: Sendable {
 
     static let tlsContext: Result<TLSContext, OpenSSLFailure> = Result { () throws(OpenSSLFailure) in try TLSContext.client() }
     /// As SimpleX's browser client connects: ALPN h2 and SNI.
-    static let webTLSContext: Result<TLSContext, OpenSSLFailure> = Result { () throws(OpenSSLFailure) in try TLSContext.client(alpn: ["h2"]) }
+    static let webTLSContext: Result<TLSContext, OpenSSLFailure> = Result { () throws(OpenSSLFailure) in try TLSContext.client(alpn: ["h2"], browser: true) }
 
     /// Connects and completes the handshake within `timeoutSeconds`. `web` makes the handshake
     /// SimpleX's browser client makes (SNI, ALPN h2, the `xftp-web-hello` challenge the server must
@@ -108,9 +108,14 @@ public final class XFTPConnection: Sendable {
             }
             let session: TLSSession
             do { session = try await established.get() } catch { throw XFTPClientError.unreachable(server: name, reason: String(describing: error)) }
-            // The TLS chain first: a server that is not the address's sees no request at all.
-            do { _ = try ServerChainCheck.validate(chain: session.peerChain, keyHash: server.keyHash) } catch {
-                throw XFTPClientError.wrongIdentity(server: name, error)
+            // The TLS chain first: a server that is not the address's sees no request at all. A
+            // browser cannot see the chain, and a server may present a web certificate to it: the
+            // web handshake proves the identity instead, by the server signing our challenge and
+            // this connection's tls-unique with the identity's certificate (xftp-web `client.ts`).
+            if !web {
+                do { _ = try ServerChainCheck.validate(chain: session.peerChain, keyHash: server.keyHash) } catch {
+                    throw XFTPClientError.wrongIdentity(server: name, error)
+                }
             }
             let authority = host.connectName + (server.port.isEmpty ? "" : ":" + server.port)
             let version = try await handshake(server, session: session, streams: streams, authority: authority, name: name, web: web)

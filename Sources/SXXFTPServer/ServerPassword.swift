@@ -26,6 +26,8 @@ public enum XFTPServerError: SXError, Equatable {
     case badPassword(path: String)
     /// The folder of the web page does not exist or is not a folder.
     case webRootMissing(path: String)
+    /// The web certificate's key can be read by others.
+    case webKeyOpen(path: String)
 
     public var description: String {
         switch self {
@@ -34,6 +36,7 @@ public enum XFTPServerError: SXError, Equatable {
         case .badPassword(let path):
             "the password in '\(path)' must be one line of printable ASCII without spaces, '@', ':' or '/'"
         case .webRootMissing(let path): "the web page folder '\(path)' does not exist or is not a folder"
+        case .webKeyOpen(let path): "the web certificate's key '\(path)' can be read by others; make it private (chmod 600)"
         }
     }
 

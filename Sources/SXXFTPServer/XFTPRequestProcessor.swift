@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import NIOCore
+import NIOHPACK
 import NIOHTTP2
 import NIOPosix
 import SXCore
@@ -23,17 +24,26 @@ struct XFTPRequestProcessor: Sendable {
         let channel = stream.channel
         try? await stream.executeThenClose { inbound, outbound in
             var request = HTTP2MessageReader(inbound)
-            let responder = Responder(outbound: outbound)
+            // SimpleX's browser client comes with SNI. Its requests may come from a page of another
+            // origin when the server has a web certificate: its answers then carry CORS headers
+            // (`Server.hs` 101-112, 152-154; `Server/Main.hs` 321).
+            let web = session.serverName != nil
+            let cors = web && configuration.webCredentials != nil
+            let responder = Responder(outbound: outbound, cors: cors)
             // The command block must come within `requestHead`: a client that opens requests and
             // sends nothing more has its stream closed.
             let headTimer = channel.eventLoop.scheduleTask(in: configuration.timeouts.requestHead.timeAmount) { channel.close(promise: nil) }
             let headers = try await request.headers()
-            // SimpleX's browser client comes with SNI; a browser's GET with it asks for the web
-            // page (`Server.hs` 155). Without SNI every request is XFTP's, as there.
-            let web = session.serverName != nil
-            if web, let method = headers.first(name: ":method"), method == "GET" || method == "HEAD" {
+            // A browser's GET asks for the web page, its OPTIONS is a CORS preflight (`Server.hs`
+            // 154-155). Without SNI every request is XFTP's, as there.
+            let method = headers.first(name: ":method")
+            if web, method == "GET" || method == "HEAD" || (cors && method == "OPTIONS") {
                 headTimer.cancel()
-                try await servePage(path: headers.first(name: ":path") ?? "/", headOnly: method == "HEAD", outbound: outbound)
+                if method == "OPTIONS" {
+                    try await outbound.write(.headers(.init(headers: Responder.ok(Responder.corsPreflightHeaders), endStream: true)))
+                } else {
+                    try await servePage(path: headers.first(name: ":path") ?? "/", headOnly: method == "HEAD", outbound: outbound)
+                }
                 try await channel.closeFuture.get()
                 return
             }
@@ -314,14 +324,32 @@ struct XFTPRequestProcessor: Sendable {
 /// Writes one response: headers, then the body in DATA frames, the stream ending with the last.
 struct Responder {
     let outbound: NIOAsyncChannelOutboundWriter<HTTP2Frame.FramePayload>
+    /// Answers carry CORS headers (`Server.hs` 101-104 `corsHeaders`).
+    let cors: Bool
+
+    static let corsHeaders = [("access-control-allow-origin", "*"), ("access-control-expose-headers", "*")]
+    /// `Server.hs` 106-112 `corsPreflightHeaders`.
+    static let corsPreflightHeaders = [
+        ("access-control-allow-origin", "*"), ("access-control-allow-methods", "POST, OPTIONS"),
+        ("access-control-allow-headers", "*"), ("access-control-max-age", "86400"),
+    ]
+
+    /// A 200's headers, with `extra` after the status.
+    static func ok(_ extra: [(String, String)]) -> HPACKHeaders {
+        var headers = HTTP2Headers.response()
+        headers.add(contentsOf: extra)
+        return headers
+    }
+
+    private var responseHeaders: HPACKHeaders { Self.ok(cors ? Self.corsHeaders : []) }
 
     func send(block: [UInt8]) async throws {
-        try await outbound.write(.headers(.init(headers: HTTP2Headers.response(), endStream: false)))
+        try await outbound.write(.headers(.init(headers: responseHeaders, endStream: false)))
         try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: block)), endStream: true)))
     }
 
     func sendEmpty() async throws {
-        try await outbound.write(.headers(.init(headers: HTTP2Headers.response(), endStream: true)))
+        try await outbound.write(.headers(.init(headers: responseHeaders, endStream: true)))
     }
 
     /// A handshake error is its name, padded to a block (`Server.hs` 228-236).
@@ -334,7 +362,7 @@ struct Responder {
     }
 
     func start(first: [UInt8]) async throws {
-        try await outbound.write(.headers(.init(headers: HTTP2Headers.response(), endStream: false)))
+        try await outbound.write(.headers(.init(headers: responseHeaders, endStream: false)))
         try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: first)), endStream: false)))
     }
 

@@ -48,7 +48,10 @@ public final class XFTPServer: Sendable {
                                                                   algorithm: configuration.certificateAlgorithm)
         if let webRoot = configuration.webRoot, StaticPage(folder: webRoot) == nil { throw XFTPServerError.webRootMissing(path: webRoot) }
         let store = try ChunkStore(logPath: Path.join(configuration.storeFolder, "store.log"), filesFolder: filesFolder)
-        let tls = try TLSContext.server(identity: identity)
+        if let key = configuration.webCredentials?.keyFile, let st = try? POSIXFile.status(key), st.st_mode & 0o077 != 0 {
+            throw XFTPServerError.webKeyOpen(path: key)
+        }
+        let tls = try TLSContext.server(identity: identity, web: configuration.webCredentials)
         let http2 = HTTP2Tuning.configuration
         let listener: NIOAsyncChannel<Connection, Never>
         do {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SXXFTP
+import SXXFTPTransport
 
 /// How `XFTPServer` runs. Defaults follow simplexmq's XFTP server (`Server/Main.hs` 280-300,
 /// `Server/Env.hs` 160-171): chunks of 64 KiB, 256 KiB, 1 MiB or 4 MiB, files expire after 48 hours
@@ -29,6 +30,9 @@ public struct XFTPServerConfiguration: Sendable {
     /// server open in a browser): GET requests that come with SNI, as simplexmq's server serves its
     /// `static_path` (`Server.hs` 150-155). Nil: none served.
     public var webRoot: String?
+    /// The certificate chain and key presented to clients that send SNI (browsers), one a browser
+    /// trusts; their requests then also get CORS headers. Nil: every client gets the identity's.
+    public var webCredentials: WebCredentials?
 
     /// How long a client may take, so that slow or silent connections cannot hold the server's
     /// resources (connections, reserved space) for ever.

@@ -11,14 +11,20 @@ public final class TLSContext: @unchecked Sendable {
     public static let xftpALPN = "xftp/1"
 
     let context: OpaquePointer
+    /// The context a connection with SNI moves to (the web certificate), if any.
+    private let webContext: OpaquePointer?
     public let isServer: Bool
 
-    private init(context: OpaquePointer, isServer: Bool) {
+    private init(context: OpaquePointer, isServer: Bool, webContext: OpaquePointer? = nil) {
         self.context = context
         self.isServer = isServer
+        self.webContext = webContext
     }
 
-    deinit { SSL_CTX_free(context) }
+    deinit {
+        SSL_CTX_free(context)
+        if let webContext { SSL_CTX_free(webContext) }
+    }
 
     private static func base(server: Bool) throws(OpenSSLFailure) -> OpaquePointer {
         guard let context = SSL_CTX_new(server ? TLS_server_method() : TLS_client_method()) else { throw OpenSSLFailure("making a TLS context") }
@@ -35,8 +41,15 @@ public final class TLSContext: @unchecked Sendable {
     /// A client context offering `xftp/1`. The server's certificates are checked by the caller
     /// against the address's key hash once the handshake is done (`ServerChainCheck`), before any
     /// request is sent.
-    public static func client(alpn: [String] = [xftpALPN]) throws(OpenSSLFailure) -> TLSContext {
+    ///
+    /// `browser`: the signature algorithms a browser accepts (a server may present a web
+    /// certificate to it, RSA or ECDSA), as SimpleX's browser client has them from its browser.
+    public static func client(alpn: [String] = [xftpALPN], browser: Bool = false) throws(OpenSSLFailure) -> TLSContext {
         let context = try base(server: false)
+        if browser, sxkit_SSL_CTX_set1_sigalgs_list(context, WebCredentials.signatureAlgorithms) != 1 {
+            SSL_CTX_free(context)
+            throw OpenSSLFailure("configuring TLS 1.3")
+        }
         // Only what SimpleX's clients offer in TLS 1.3 (`Transport.hs` 393-396), so that a session
         // with any server is the one a SimpleX client would have.
         guard SSL_CTX_set_ciphersuites(context, "TLS_CHACHA20_POLY1305_SHA256") == 1 else {
@@ -53,8 +66,12 @@ public final class TLSContext: @unchecked Sendable {
     }
 
     /// A server context presenting `identity`'s chain [server, ca], choosing `xftp/1` (or `h2`, for
-    /// browsers) when the client offers it.
-    public static func server(identity: ServerIdentity) throws(OpenSSLFailure) -> TLSContext {
+    /// browsers) when the client offers it. With `web`, a client that sends SNI (a browser: SimpleX's
+    /// native clients send none) gets that certificate chain instead, one a browser trusts, with the
+    /// signature algorithms browsers' certificates use (simplexmq `Transport.hs` 403-420
+    /// `defaultSupportedParamsHTTPS`); the browser client proves the server's identity through the
+    /// XFTP handshake instead (`Server.hs` 188-210).
+    public static func server(identity: ServerIdentity, web: WebCredentials? = nil) throws(OpenSSLFailure) -> TLSContext {
         let context = try base(server: true)
         guard SSL_CTX_use_certificate(context, identity.certificate.handle) == 1,
               sxkit_SSL_CTX_add1_chain_cert(context, identity.caCertificate.handle) == 1,
@@ -63,11 +80,49 @@ public final class TLSContext: @unchecked Sendable {
             SSL_CTX_free(context)
             throw OpenSSLFailure("loading the server certificate")
         }
+        selectALPN(context)
+        guard let web else { return TLSContext(context: context, isServer: true) }
+        let webContext: OpaquePointer
+        do {
+            webContext = try base(server: true)
+        } catch {
+            SSL_CTX_free(context)
+            throw error
+        }
+        guard sxkit_SSL_CTX_set1_sigalgs_list(webContext, WebCredentials.signatureAlgorithms) == 1,
+              SSL_CTX_use_certificate_chain_file(webContext, web.certificateChainFile) == 1,
+              SSL_CTX_use_PrivateKey_file(webContext, web.keyFile, SSL_FILETYPE_PEM) == 1,
+              SSL_CTX_check_private_key(webContext) == 1 else {
+            SSL_CTX_free(context)
+            SSL_CTX_free(webContext)
+            throw OpenSSLFailure("loading the web certificate '\(web.certificateChainFile)' and its key '\(web.keyFile)'")
+        }
+        selectALPN(webContext)
+        sxkit_SSL_CTX_switch_on_sni(context, webContext)
+        return TLSContext(context: context, isServer: true, webContext: webContext)
+    }
+
+    private static func selectALPN(_ context: OpaquePointer) {
         SSL_CTX_set_alpn_select_cb(context, { _, out, outLength, offered, offeredLength, _ in
             ALPNList.select(out: out, outLength: outLength, offered: offered, offeredLength: offeredLength)
         }, nil)
-        return TLSContext(context: context, isServer: true)
     }
+}
+
+/// A certificate chain and key (PEM files) for browsers, such as one a public CA issued for the
+/// server's host name.
+public struct WebCredentials: Sendable, Equatable {
+    public var certificateChainFile: String
+    public var keyFile: String
+
+    public init(certificateChainFile: String, keyFile: String) {
+        self.certificateChainFile = certificateChainFile
+        self.keyFile = keyFile
+    }
+
+    /// simplexmq's HTTPS signature algorithms (`Transport.hs` 408-420), in OpenSSL's names.
+    static let signatureAlgorithms = "ed448:ed25519:ecdsa_secp256r1_sha256:ecdsa_secp384r1_sha384:ecdsa_secp521r1_sha512:"
+        + "rsa_pss_rsae_sha512:rsa_pss_rsae_sha384:rsa_pss_rsae_sha256:rsa_pkcs1_sha512:rsa_pkcs1_sha384:rsa_pkcs1_sha256"
 }
 
 /// ALPN protocol lists in their wire form (RFC 7301: each name after its length byte).

@@ -75,4 +75,69 @@ struct RelayWebRootCommandTests {
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("the web page folder '\(folder.file("nope"))' does not exist or is not a folder"), "\(missing.stderr)")
     }
+
+    /// With a web certificate (made here by the openssl tool), curl verifies the server as a browser
+    /// does, against that certificate: the page loads, a CORS preflight is answered, and an XFTP
+    /// answer to a browser carries CORS headers. Native clients still send and receive.
+    @Test func aWebCertificateIsWhatBrowsersVerifyAndTheirRequestsGetCORS() throws {
+        let folder = try TempFolder()
+        let key = folder.file("web.key"), certificate = folder.file("web.crt")
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        make.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
+                          "-out", certificate, "-subj", "/CN=xftp.test", "-addext", "subjectAltName=DNS:xftp.test", "-days", "2"]
+        make.standardError = FileHandle.nullDevice
+        try make.run()
+        make.waitUntilExit()
+        #expect(make.terminationStatus == 0 && chmod(key, 0o600) == 0)
+        try Folders.create(folder.file("www"))
+        _ = try folder.write("www/index.html", Array("page\n".utf8))
+
+        let relay = Process()
+        relay.executableURL = URL(fileURLWithPath: CLI.binary)
+        relay.arguments = ["relay", "serve", "--listen", "127.0.0.1:0", "--store", folder.file("store"), "--certificate-algorithm", "ed25519",
+                           "--web-root", folder.file("www"), "--web-certificate", certificate, "--web-key", key]
+        let relayOut = Pipe()
+        relay.standardOutput = relayOut
+        relay.standardError = FileHandle.nullDevice
+        try relay.run()
+        defer { relay.terminate(); relay.waitUntilExit() }
+        let address = String(decoding: relayOut.fileHandleForReading.readLine(), as: UTF8.self)
+        let port = address.split(separator: ":").last.map(String.init) ?? "?"
+        let base = "https://xftp.test:\(port)/"
+        // Verified (no --insecure): the web certificate is the one presented.
+        func verified(_ arguments: [String]) throws -> (status: Int32, output: String) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = ["--silent", "--http2", "--cacert", certificate, "--resolve", "xftp.test:\(port):127.0.0.1"] + arguments
+            let out = Pipe()
+            process.standardOutput = out
+            try process.run()
+            let data = out.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+        #expect(try verified([base]) == (0, "page\n"))
+        let preflight = try verified(["--request", "OPTIONS", "--include", base])
+        #expect(preflight.output.hasPrefix("HTTP/2 200"), "\(preflight.output)")
+        for header in ["access-control-allow-origin: *", "access-control-allow-methods: POST, OPTIONS", "access-control-allow-headers: *",
+                       "access-control-max-age: 86400"] {
+            #expect(preflight.output.contains(header), "\(header): \(preflight.output)")
+        }
+        // A browser's first XFTP request (an empty POST: the hello) is answered with CORS headers.
+        let hello = try verified(["--request", "POST", "--include", "--output", "-", base])
+        #expect(hello.output.hasPrefix("HTTP/2 200") && hello.output.contains("access-control-allow-origin: *"), "\(hello.output.prefix(300))")
+
+        // Native clients (no SNI) are unaffected.
+        for sub in ["desc", "inbox", "tmp"] { try Folders.create(folder.file(sub)) }
+        let source = try folder.write("note.bin", testBytes(100_000, seed: 3))
+        let sent = try CLI.run(["transfer", "send", source, "--server", address, "-o", folder.file("desc"), "--temp-dir", folder.file("tmp")])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let got = try CLI.run(["transfer", "receive", folder.file("desc/note.bin.recipient-1.yaml"), "-o", folder.file("inbox"), "--temp-dir", folder.file("tmp")])
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(try folder.read("inbox/note.bin") == folder.read("note.bin"))
+
+        let half = try CLI.run(["relay", "serve", "--store", folder.file("store3"), "--web-certificate", certificate])
+        #expect(half.status == 2 && half.stderr.contains("--web-certificate and --web-key go together"), "\(half.stderr)")
+    }
 }

@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import SXXFTPTransport
 import SXCore
 import SXCrypto
 import SXTestSupport
@@ -171,5 +173,61 @@ import SXTestSupport
         #expect(Array(buffer.bytes) == bytes)
         await connection.close()
         await server.stop()
+    }
+}
+
+/// A server with a web certificate: a client that sends SNI (a browser) gets that certificate, and
+/// still learns the server's identity through the web handshake; a native client (no SNI) still gets
+/// the identity's chain, which it checks against the address.
+@Suite struct XFTPWebCertificateTests {
+    /// A self-signed P-256 certificate and key made by the openssl tool, not by sxkit.
+    static func webCredentials(in folder: TempFolder) throws -> (WebCredentials, der: [UInt8]) {
+        let key = folder.file("web.key"), certificate = folder.file("web.crt")
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        make.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
+                          "-out", certificate, "-subj", "/CN=xftp.test", "-addext", "subjectAltName=DNS:xftp.test", "-days", "2"]
+        make.standardError = FileHandle.nullDevice
+        try make.run()
+        make.waitUntilExit()
+        #expect(make.terminationStatus == 0)
+        #expect(chmod(key, 0o600) == 0)
+        let pem = String(decoding: try FileBytes.read(certificate, limit: 1 << 20), as: UTF8.self)
+        let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        return (WebCredentials(certificateChainFile: certificate, keyFile: key), Array(Data(base64Encoded: body) ?? Data()))
+    }
+
+    @Test func browsersGetTheWebCertificateAndNativeClientsTheIdentity() async throws {
+        let folder = try TempFolder("sxkit-xftp-web")
+        let (credentials, webDER) = try Self.webCredentials(in: folder)
+        #expect(!webDER.isEmpty)
+        let server = try await XFTPTestServer(folder: folder) { $0.webCredentials = credentials }
+        let web = try await XFTPConnection.open(server.address, web: true)
+        #expect(web.session.peerChain.first == webDER, "the browser-style client was not given the web certificate")
+        try await web.ping()
+        let bytes = (0..<(64 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let sender = ReplicaKey.generate(), recipient = ReplicaKey.generate()
+        let created = try await web.create(size: UInt32(bytes.count), digest: SHA256Digest.of(bytes), senderKey: sender,
+                                           recipientKeys: [.ed25519(recipient.ed25519PublicKey!)], basicAuth: nil)
+        try await web.upload(senderId: created.senderId, senderKey: sender, .bytes(bytes))
+        await web.close()
+
+        let native = try await XFTPConnection.open(server.address)
+        #expect(native.session.peerChain.first != webDER)
+        #expect(native.session.peerChain.count == 2)
+        let buffer = AlignedBuffer(capacity: 4 << 20)
+        try await native.download(recipientId: created.recipientIds[0], recipientKey: recipient, into: buffer)
+        #expect(Array(buffer.bytes) == bytes)
+        await native.close()
+        await server.stop()
+    }
+
+    @Test func aWebKeyOthersCanReadIsRefused() async throws {
+        let folder = try TempFolder("sxkit-xftp-web")
+        let (credentials, _) = try Self.webCredentials(in: folder)
+        #expect(chmod(credentials.keyFile, 0o644) == 0)
+        await #expect(throws: XFTPServerError.webKeyOpen(path: credentials.keyFile)) {
+            _ = try await XFTPTestServer(folder: folder) { $0.webCredentials = credentials }
+        }
     }
 }

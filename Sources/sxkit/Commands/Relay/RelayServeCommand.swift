@@ -6,6 +6,7 @@ import SXCore
 import SXTerminal
 import SXXFTP
 import SXXFTPServer
+import SXXFTPTransport
 
 struct RelayServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -44,6 +45,15 @@ struct RelayServeCommand: AsyncParsableCommand {
         valueName: "dir"), completion: .directory)
     var webRoot: String?
 
+    @Option(name: .customLong("web-certificate"), help: ArgumentHelp(
+        "A PEM certificate chain presented to browsers (clients that send SNI) instead of the server's own, e.g. one a public CA issued for --public-host; their requests then also get CORS headers. Needs --web-key.",
+        valueName: "file"), completion: .file())
+    var webCertificate: String?
+
+    @Option(name: .customLong("web-key"), help: ArgumentHelp("The PEM private key of --web-certificate (mode 0600).", valueName: "file"),
+            completion: .file())
+    var webKey: String?
+
     @Option(name: .long, help: "How long a chunk is kept: N followed by h or d (SimpleX rounds creation times to the hour).")
     var expiry: String = "48h"
 
@@ -59,6 +69,7 @@ struct RelayServeCommand: AsyncParsableCommand {
         _ = try parsedListen()
         if Self.hours(expiry) == nil { throw ValidationError("--expiry must be N followed by h or d, e.g. 48h") }
         if (ByteSize.parse(maxStore) ?? 0) <= 0 { throw ValidationError("--max-store must be a size such as 20G") }
+        if (webCertificate == nil) != (webKey == nil) { throw ValidationError("--web-certificate and --web-key go together") }
         if SigningKey.Algorithm(rawValue: certificateAlgorithm) == nil { throw ValidationError("--certificate-algorithm must be ed448 or ed25519") }
     }
 
@@ -69,6 +80,9 @@ struct RelayServeCommand: AsyncParsableCommand {
                                                     certificateAlgorithm: SigningKey.Algorithm(rawValue: certificateAlgorithm)!)
         if let passwordFile { configuration.password = try ServerPassword.read(passwordFile) }
         configuration.webRoot = webRoot.map { Path.absolute($0) }
+        if let webCertificate, let webKey {
+            configuration.webCredentials = WebCredentials(certificateChainFile: Path.absolute(webCertificate), keyFile: Path.absolute(webKey))
+        }
         let server = try await XFTPServer.start(configuration)
         // Before the address is printed: whoever reads it may signal at once.
         let signals = SignalStop { Task { await server.stop() } }

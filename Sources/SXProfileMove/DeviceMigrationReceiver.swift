@@ -52,7 +52,9 @@ public struct DeviceMigrationReceiver: Sendable {
                         importProgress: ProgressTracker? = nil, events: @escaping TransferEventHandler = { _ in }) async throws -> Result {
         // An interrupted import of this migration put databases in place already; the import settles it.
         let interrupted = ImportRecovery.leftovers(root: dataDirectory.root, prefix: dataDirectory.prefix) != nil
-        let work = Path.join(options.tempRoot, "sxkit-migrate-receive-" + Hex.encode(SHA256Digest.of(description.digest).prefix(8)))
+        // One work folder per migration and target: the mark in it speaks of that data directory only.
+        let identity = description.digest + Array("\n\(dataDirectory.root)\n\(dataDirectory.prefix)".utf8)
+        let work = Path.join(options.tempRoot, "sxkit-migrate-receive-" + Hex.encode(SHA256Digest.of(identity).prefix(8)))
         // A received archive is placed only once verified, so one waiting here is complete: an earlier
         // run stopped before (or during) the import.
         var archive = Self.receivedArchive(in: work)
@@ -94,7 +96,8 @@ public struct DeviceMigrationReceiver: Sendable {
         // of importing a second time over it (its databases would become `.bak` copies of themselves).
         let leftovers = ImportRecovery.leftovers(root: dataDirectory.root, prefix: dataDirectory.prefix)
         try ImportBegan(profileExisted: ArchiveImport.existingProfile(dataDirectory) != nil || leftovers != nil,
-                        archiveBytes: bytes, archiveName: Path.basename(archive!)).write(mark)
+                        backupsExisted: Self.backups(of: dataDirectory), archiveBytes: bytes, archiveName: Path.basename(archive!)).write(mark)
+        CrashPoint.reach("migrate-receive-mark-written")
         let report: ArchiveImportReport
         do {
             // Whether a profile there may be replaced was settled above, before anything was downloaded.
@@ -138,8 +141,10 @@ public struct DeviceMigrationReceiver: Sendable {
             recovery = try ImportRecovery.recover(dataDirectory)
             guard recovery?.action == .rolledForward else { return nil }
         } else {
+            // Over a profile, a finished import left `.bak` backups; backups already there would have
+            // made the import refuse, so then it cannot have finished.
             let imported = began.profileExisted
-                ? dataDirectory.databases.contains { POSIXFile.linkStatus(DataDirectoryNames.backup(of: $0)) != nil }
+                ? !began.backupsExisted && Self.backups(of: dataDirectory)
                 : ArchiveImport.existingProfile(dataDirectory) != nil
             guard imported else { return nil }
         }
@@ -153,6 +158,11 @@ public struct DeviceMigrationReceiver: Sendable {
                       finishedInterruptedImport: true)
     }
 
+    /// Whether any of the data directory's databases has a `.bak` backup.
+    static func backups(of data: DataDirectory) -> Bool {
+        data.databases.contains { POSIXFile.linkStatus(DataDirectoryNames.backup(of: $0)) != nil }
+    }
+
     static func receivedArchive(in work: String) -> String? {
         guard let names = try? Folders.names(in: work),
               let name = names.sorted().first(where: { $0.hasSuffix(".zip") && !$0.hasPrefix(".") }) else { return nil }
@@ -164,26 +174,26 @@ public struct DeviceMigrationReceiver: Sendable {
 
 /// The mark a migration's import leaves beside its work folder from the moment it begins until the
 /// work folder is gone: whether the data directory held a profile before it (then a finished import
-/// left that profile's databases as `.bak`), and the archive it imports (for the report of a rerun
-/// that finds the archive already deleted). Three lines: `profile existed` or `no profile`, the
-/// archive's size, its name.
-struct ImportBegan: Equatable {
+/// left that profile's databases as `.bak`) and backups already (then the import refused), and the
+/// archive it imports (for the report of a rerun that finds the archive already deleted). JSON, so
+/// that any archive name (a sender chooses it) reads back as written.
+struct ImportBegan: Codable, Equatable {
     static let suffix = ".import-began"
     var profileExisted: Bool
+    var backupsExisted: Bool
     var archiveBytes: Int64
     var archiveName: String
 
     static func read(_ path: String) -> ImportBegan? {
-        guard let bytes = try? FileBytes.read(path, limit: 4096), let text = String(validating: bytes, as: UTF8.self) else { return nil }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.count == 4, lines[3].isEmpty, ["profile existed", "no profile"].contains(lines[0]),
-              let size = Int64(lines[1]), size >= 0, !lines[2].isEmpty else { return nil }
-        return ImportBegan(profileExisted: lines[0] == "profile existed", archiveBytes: size, archiveName: String(lines[2]))
+        guard let bytes = try? FileBytes.read(path, limit: 64 << 10), let mark = try? JSONDecoder().decode(ImportBegan.self, from: Data(bytes)),
+              mark.archiveBytes >= 0, !mark.archiveName.isEmpty else { return nil }
+        return mark
     }
 
     func write(_ path: String) throws {
-        let text = (profileExisted ? "profile existed" : "no profile") + "\n\(archiveBytes)\n\(archiveName)\n"
-        try AtomicFileWriter.write(Array(text.utf8), to: path, mode: 0o600)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try AtomicFileWriter.write(Array(try encoder.encode(self)) + [0x0A], to: path, mode: 0o600)
     }
 
     static func remove(_ path: String) { unlink(path) }

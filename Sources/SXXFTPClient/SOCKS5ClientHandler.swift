@@ -97,14 +97,14 @@ final class SOCKS5ClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
                     send(SOCKS5Messages.authentication(credentials), context: context)
                 } else {
                     step = .connecting
-                    send(SOCKS5Messages.connect(host: host, port: port), context: context)
+                    send(try SOCKS5Messages.connect(host: host, port: port), context: context)
                 }
             case .authenticating:
                 guard case .complete(let length, let status) = try SOCKS5Messages.authenticationReply(received[...]) else { return }
                 received.removeFirst(length)
                 guard status == 0 else { throw .credentialsRefused }
                 step = .connecting
-                send(SOCKS5Messages.connect(host: host, port: port), context: context)
+                send(try SOCKS5Messages.connect(host: host, port: port), context: context)
             case .connecting:
                 guard case .complete(let length, let code) = try SOCKS5Messages.connectReply(received[...]) else { return }
                 received.removeFirst(length)

@@ -19,8 +19,10 @@ enum SOCKS5Messages {
     }
 
     /// CONNECT to a domain name (ATYP 3): the proxy resolves it, so an onion name reaches Tor whole.
-    static func connect(host: String, port: Int) -> [UInt8] {
+    /// A name has 1 to 255 bytes there.
+    static func connect(host: String, port: Int) throws(SOCKSFailure) -> [UInt8] {
         let name = Array(host.utf8)
+        guard (1...255).contains(name.count), (0...65535).contains(port) else { throw .unusableTarget(host) }
         return [version, 1, 0, 3, UInt8(name.count)] + name + [UInt8(port >> 8), UInt8(port & 0xFF)]
     }
 
@@ -83,9 +85,12 @@ public enum SOCKSFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case credentialsRefused
     case connectRefused(code: UInt8)
     case malformed(String)
+    /// A host name SOCKS5 cannot carry (over 255 bytes).
+    case unusableTarget(String)
 
     public var description: String {
         switch self {
+        case .unusableTarget(let host): "the host name '\(host.prefix(40))…' is longer than SOCKS5 allows (255 bytes)"
         case .notSOCKS5: "it does not speak SOCKS5"
         case .noAcceptableMethod(let offered):
             offered == SOCKS5Messages.usernamePassword

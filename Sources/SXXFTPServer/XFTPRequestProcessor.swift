@@ -44,6 +44,8 @@ struct XFTPRequestProcessor: Sendable {
                 } else {
                     try await servePage(path: headers.first(name: ":path") ?? "/", headOnly: method == "HEAD", outbound: outbound)
                 }
+                // These requests have no body: one that has, or does not end, is not waited for.
+                if !request.ended { try await endUnread(&request, channel: channel) }
                 try await channel.closeFuture.get()
                 return
             }
@@ -70,17 +72,19 @@ struct XFTPRequestProcessor: Sendable {
             // have ended and the last frame is out. A request whose body was left unread (a refused
             // or oversized upload) gets `unreadBodyGrace` to end, then its stream is reset: its
             // bytes are never read on.
-            if !request.ended {
-                // A client ends its request right after the block: wait that long for its end, no
-                // longer, and read no body byte more than the piece that shows there is one.
-                let grace = channel.eventLoop.scheduleTask(in: configuration.timeouts.unreadBodyGrace.timeAmount) { channel.close(promise: nil) }
-                let extra = (try? await request.drain(limit: 0)) ?? 0
-                store.uploadBytesRead.add(Int64(extra), ordering: .relaxed)
-                grace.cancel()
-                if !request.ended { try? await channel.close() }
-            }
+            if !request.ended { try await endUnread(&request, channel: channel) }
             try await channel.closeFuture.get()
         }
+    }
+
+    /// A client ends its request right after the block: wait that long for its end, no longer, and
+    /// read no body byte more than the piece that shows there is one; then the stream is reset.
+    private func endUnread(_ request: inout HTTP2MessageReader, channel: any Channel) async throws {
+        let grace = channel.eventLoop.scheduleTask(in: configuration.timeouts.unreadBodyGrace.timeAmount) { channel.close(promise: nil) }
+        let extra = (try? await request.drain(limit: 0)) ?? 0
+        store.uploadBytesRead.add(Int64(extra), ordering: .relaxed)
+        grace.cancel()
+        if !request.ended { try? await channel.close() }
     }
 
     // MARK: - Web page

@@ -307,6 +307,14 @@ import Testing
         #expect(!again.stdout.contains("nothing was imported twice"))
     }
 
+    /// An archive dated past 2262 (nanoseconds since 1970 no longer fit 64 bits) imports, no trap.
+    @Test func anArchiveFromTheFarFutureImports() throws {
+        let f = try Fixture()
+        #expect(shell("touch -d @10000000000 '\(f.archive)'") == 0)
+        let run = try CLI.run(["archive", "import", f.archive, "--data-dir", f.folder.file("future"), "--passphrase-file", f.newPass])
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
     @Test func verifyPassesAGoodArchiveAndNamesADamagedEntry() throws {
         let f = try Fixture(stored: true)
         let good = try CLI.run(["archive", "verify", f.archive, "--passphrase-file", f.newPass])

@@ -168,6 +168,27 @@ import Testing
         try s.expectNoWorkLeft()
     }
 
+    /// Killed before its import could begin, over a profile that already had a `.bak` (which makes
+    /// any import refuse): the rerun must not take that old backup for the import's and report the
+    /// migration done; it is refused, and the profile is as it was.
+    @Test func aKilledReceiveIsNotReportedDoneOnAnOldBackup() throws {
+        let s = try Setup()
+        #expect(try s.send().status == 0)
+        _ = try SampleDataDirectory.create(at: s.target, options: .init(photos: 1, documents: 1, seed: 9, chatItems: 10))
+        let old = Path.join(s.target, "simplex_v1_chat.db.bak")
+        #expect(shell("cp '\(Path.join(s.target, "simplex_v1_chat.db"))' '\(old)'") == 0)
+        let killed = try s.receive(["--force"], environment: ["SXKIT_CRASH_AT": "migrate-receive-mark-written"])
+        #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        let before = try FolderSnapshot.take(s.target)
+        let rerun = try s.receive(["--force"])
+        #expect(rerun.status == 1, "\(rerun.stdout) \(rerun.stderr)")
+        #expect(!rerun.stdout.contains("nothing was imported twice"), "\(rerun.stdout)")
+        #expect(rerun.stderr.contains(".bak"), "\(rerun.stderr)")
+        // The profile as it was (its temp folder holds the migration's own work).
+        let outsideTemp = { (snapshot: FolderSnapshot) in snapshot.entries.filter { !$0.key.hasPrefix("tmp/") && $0.key != "tmp" } }
+        #expect(outsideTemp(try FolderSnapshot.take(s.target)) == outsideTemp(before))
+    }
+
     @Test(arguments: ["migrate-receive-downloaded", "import.chat-db-swapped", "import.folder-replaced"])
     func aKilledReceiveFinishesOnTheNextRun(point: String) throws {
         let s = try Setup()

@@ -156,17 +156,20 @@ import Testing
         #expect(!error.description.contains("--"))
     }
 
-    /// The mark a receive's import leaves is three lines; anything else (a mark from an older sxkit,
-    /// a torn or foreign file) is not taken for one, so a rerun does not claim an import it cannot see.
-    @Test func theImportMarkIsThreeLinesAndNothingElseReadsAsOne() throws {
+    /// The mark a receive's import leaves is a JSON object; a name with a newline (a sender chooses
+    /// it) reads back as written, and anything else (a mark of an older sxkit, a torn or foreign
+    /// file) is not taken for one, so a rerun does not claim an import it cannot see.
+    @Test func theImportMarkReadsBackAsWrittenAndNothingElseReadsAsOne() throws {
         let temp = try TempFolder("sxkit-import-mark")
         let path = temp.file("sxkit-migrate-receive-00.import-began")
-        try ImportBegan(profileExisted: true, archiveBytes: 1_234_567, archiveName: "simplex-chat.2026-11-27T10:00:00Z.zip").write(path)
-        #expect(try FileBytes.read(path, limit: 4096) == Array("profile existed\n1234567\nsimplex-chat.2026-11-27T10:00:00Z.zip\n".utf8))
+        let mark = ImportBegan(profileExisted: true, backupsExisted: false, archiveBytes: 1_234_567, archiveName: "a\nb/c.zip")
+        try mark.write(path)
+        #expect(try FileBytes.read(path, limit: 4096)
+                == Array(#"{"archiveBytes":1234567,"archiveName":"a\nb/c.zip","backupsExisted":false,"profileExisted":true}"#.utf8) + [0x0A])
         #expect(POSIXFile.linkStatus(path).map { $0.st_mode & 0o777 } == 0o600)
-        #expect(ImportBegan.read(path) == ImportBegan(profileExisted: true, archiveBytes: 1_234_567, archiveName: "simplex-chat.2026-11-27T10:00:00Z.zip"))
-        for bad in ["profile existed\n", "no profile\n", "no profile\n12\n", "no profile\n-1\na.zip\n", "no profile\n12\na.zip",
-                    "maybe\n12\na.zip\n", "no profile\n12\n\n", "no profile\n12\na.zip\nmore\n"] {
+        #expect(ImportBegan.read(path) == mark)
+        for bad in ["profile existed\n12\na.zip\n", "{}", #"{"archiveBytes":-1,"archiveName":"a.zip","backupsExisted":false,"profileExisted":true}"#,
+                    #"{"archiveBytes":1,"archiveName":"","backupsExisted":false,"profileExisted":true}"#, #"{"archiveBytes":1,"#] {
             try AtomicFileWriter.write(Array(bad.utf8), to: path, mode: 0o600)
             #expect(ImportBegan.read(path) == nil, "\(bad.debugDescription)")
         }

@@ -18,7 +18,10 @@ struct SOCKS5ClientTests {
         let withPassword = SOCKSCredentials(username: [0x61], password: [0x62, 0x63])!
         #expect(SOCKS5Messages.authentication(withPassword) == [0x01, 0x01, 0x61, 0x02, 0x62, 0x63])
         // CONNECT, domain "a.onion", port 443.
-        #expect(SOCKS5Messages.connect(host: "a.onion", port: 443) == [0x05, 0x01, 0x00, 0x03, 0x07, 0x61, 0x2E, 0x6F, 0x6E, 0x69, 0x6F, 0x6E, 0x01, 0xBB])
+        #expect(throws: SOCKSFailure.unusableTarget(String(repeating: "a", count: 256))) {
+            try SOCKS5Messages.connect(host: String(repeating: "a", count: 256), port: 443)
+        }
+        #expect(try SOCKS5Messages.connect(host: "a.onion", port: 443) == [0x05, 0x01, 0x00, 0x03, 0x07, 0x61, 0x2E, 0x6F, 0x6E, 0x69, 0x6F, 0x6E, 0x01, 0xBB])
         #expect(SOCKSCredentials(username: [], password: []) == nil)
         #expect(SOCKSCredentials(username: [UInt8](repeating: 0x61, count: 256), password: []) == nil)
     }

@@ -212,6 +212,16 @@ import SXTestSupport
         try await web.upload(senderId: created.senderId, senderKey: sender, .bytes(bytes))
         await web.close()
 
+        // The TLS chain is not checked in web mode: the handshake is, so another key hash is still refused.
+        var other = server.address
+        other.keyHash = SHA256Digest.of(Array("another server".utf8))
+        do {
+            _ = try await XFTPConnection.open(other, web: true)
+            Issue.record("a web-mode connection to the wrong identity was accepted")
+        } catch let error as XFTPClientError {
+            guard case .wrongIdentity = error else { Issue.record("\(error)"); return }
+        }
+
         let native = try await XFTPConnection.open(server.address)
         #expect(native.session.peerChain.first != webDER)
         #expect(native.session.peerChain.count == 2)

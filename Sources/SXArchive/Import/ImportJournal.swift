@@ -100,8 +100,9 @@ struct ImportJournal: Codable, Equatable {
 public struct ImportedArchive: Codable, Equatable, Sendable {
     public var path: String
     public var bytes: Int64
-    /// Nanoseconds since the epoch.
-    public var modified: Int64
+    /// The modification time: seconds since the epoch, and nanoseconds.
+    public var modifiedSeconds: Int64
+    public var modifiedNanoseconds: Int64
 
     /// Nil when the archive cannot be examined (the import then fails on it with its own error).
     public static func of(_ path: String) -> ImportedArchive? {
@@ -109,6 +110,6 @@ public struct ImportedArchive: Codable, Equatable, Sendable {
         defer { free(resolved) }
         guard let st = try? POSIXFile.status(String(cString: resolved)) else { return nil }
         return ImportedArchive(path: String(cString: resolved), bytes: Int64(st.st_size),
-                               modified: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+                               modifiedSeconds: Int64(st.st_mtim.tv_sec), modifiedNanoseconds: Int64(st.st_mtim.tv_nsec))
     }
 }

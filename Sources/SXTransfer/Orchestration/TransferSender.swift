@@ -99,6 +99,8 @@ public struct TransferSender: Sendable {
             warn("the interrupted send of '\(file)' began over \(Int(Self.resumeWindow / 3600)) h ago; its chunks may have expired on the relay, so it starts over")
             return nil
         }
+        // A state is a file on disk: sizes a send can have (1 to 4 MiB chunks, one record each), or start over.
+        guard s.sizes.count == s.chunks.count, !s.sizes.isEmpty, s.sizes.allSatisfy({ (1...(4 << 20)).contains($0) }) else { return nil }
         if s.chunks.contains(where: { c in c.senderKey.map { Base64URL.decode($0).flatMap(ReplicaKey.init(der:)) == nil } ?? false }) {
             return nil  // an earlier sxkit recorded raw keys, which descriptions no longer carry: start over
         }

@@ -72,6 +72,9 @@ public struct DeviceMigrationReceiver: Sendable {
         try Folders.create(work, permissions: 0o700)
         var receiver = TransferReceiver(options: .init(destination: work, tempRoot: options.tempRoot, policy: options.policy), relays: relays)
         receiver.decryptProgress = decryptProgress
+        // A run killed once the archive was in place, before its chunks were removed, left them:
+        // the archive is whole, so they are of no more use.
+        if archive != nil { try? Folders.remove(receiver.workFolder(for: description)) }
         var downloaded = 0
         if archive == nil {
             // The archive, then its import, which needs at least the archive's bytes again (its

@@ -77,6 +77,8 @@ public struct DeviceMigrationSender: Sendable {
             throw ProfileMoveError.databasesUnencrypted(database: dataDirectory.chatDatabase)
         }
         let work = workFolder
+        // A finished migration killed while its work folder was being removed left it renamed.
+        try? Folders.remove(work + Self.sentSuffix)
         let markerPath = Path.join(work, MigrationExportMarker.fileName)
         if options.fresh { try? Folders.remove(work) }
         var export: ChatArchiveExportReport?
@@ -96,9 +98,12 @@ public struct DeviceMigrationSender: Sendable {
         }
         let archive = marker!.archive
         let bytes = Int64(try POSIXFile.status(archive).st_size)
-        let sender = TransferSender(relays: relays, options: .init(recipients: options.recipients, aboveSoftLimit: options.aboveSoftLimit,
-                                                                 descriptionFolder: options.descriptionFolder,
-                                                                 tempRoot: work, policy: options.policy))
+        var sendOptions = TransferSender.Options(recipients: options.recipients, aboveSoftLimit: options.aboveSoftLimit,
+                                                 descriptionFolder: options.descriptionFolder, tempRoot: work, policy: options.policy)
+        // The send's state stays with the archive until the migration is done: a rerun after a kill
+        // in between finds the descriptions the send's own and finishes.
+        sendOptions.keepsWorkFolder = true
+        let sender = TransferSender(relays: relays, options: sendOptions)
         let transfer = try await sender.send(file: archive, events: events)
         var result = Result(export: export, exportedAt: marker!.exportedAt, archiveBytes: bytes, transfer: transfer)
         if options.appLink {
@@ -116,9 +121,14 @@ public struct DeviceMigrationSender: Sendable {
             result.linkFile = linkFile
         }
         // Sent: the archive (every file of the profile, readable) must not outlive the migration.
-        try? Folders.remove(work)
+        // Renamed first, in one step: a kill while it is removed leaves no half of it for a rerun
+        // to take for a migration still to finish.
+        CrashPoint.reach("migrate-send-sent")
+        if rename(work, work + Self.sentSuffix) == 0 { try? Folders.remove(work + Self.sentSuffix) } else { try? Folders.remove(work) }
         return result
     }
+
+    static let sentSuffix = ".sent"
 }
 
 /// Written once the archive is complete: a rerun sends this archive rather than exporting again.

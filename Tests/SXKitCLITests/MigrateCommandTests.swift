@@ -117,7 +117,7 @@ import Testing
         #expect(try rowCounts(Path.join(s.target, "simplex_v1_chat.db")) == rowCounts(Path.join(s.source.directory.root, "simplex_v1_chat.db")))
     }
 
-    @Test(arguments: ["migrate-send-exported", "transfer-send-uploaded-chunk"])
+    @Test(arguments: ["migrate-send-exported", "transfer-send-uploaded-chunk", "transfer-send-described", "migrate-send-sent"])
     func aKilledSendResumesTheSameArchive(point: String) throws {
         let s = try Setup()
         let killed = try s.send(["--parallel", "1"], environment: ["SXKIT_CRASH_AT": point])
@@ -189,7 +189,7 @@ import Testing
         #expect(outsideTemp(try FolderSnapshot.take(s.target)) == outsideTemp(before))
     }
 
-    @Test(arguments: ["migrate-receive-downloaded", "import.chat-db-swapped", "import.folder-replaced"])
+    @Test(arguments: ["transfer-receive-placed", "migrate-receive-downloaded", "import.chat-db-swapped", "import.folder-replaced"])
     func aKilledReceiveFinishesOnTheNextRun(point: String) throws {
         let s = try Setup()
         #expect(try s.send().status == 0)

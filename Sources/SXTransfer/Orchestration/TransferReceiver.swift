@@ -222,6 +222,7 @@ public struct TransferReceiver: Sendable {
             throw error
         }
         let size = try Int64(POSIXFile.status(final).st_size)
+        CrashPoint.reach("transfer-receive-placed")
         try? Folders.remove(work)
         failed = false
         // The file is here and verified: the relays may forget this recipient (best effort, as the

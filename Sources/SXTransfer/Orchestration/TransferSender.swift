@@ -25,6 +25,10 @@ public struct TransferSender: Sendable {
         /// it goes as one chunk, and its descriptions say the real file's size and digest
         /// (simplexmq `Agent.hs` 366-380 `xftpSendDescription'`).
         public var redirect: FileDescription.Redirect?
+        /// Leave the send's work folder (its finished state) for the caller to remove, when the
+        /// caller has more to do after the send: until the caller is done, a rerun then finds the
+        /// descriptions this send wrote its own and finishes, instead of refusing them.
+        public var keepsWorkFolder = false
 
         public init(recipients: Int = 1, aboveSoftLimit: Bool = false, descriptionFolder: String, tempRoot: String, policy: TransferPolicy = TransferPolicy()) {
             self.recipients = recipients
@@ -177,7 +181,7 @@ public struct TransferSender: Sendable {
         let final = await store.state
         let (senderPath, recipientPaths) = try writeDescriptions(final, file: file)
         events(.sndFileCompleteXFTP(senderDescription: senderPath, recipientDescriptions: recipientPaths))
-        try? Folders.remove(work)
+        if !options.keepsWorkFolder { try? Folders.remove(work) }
         return Result(senderDescription: senderPath, recipientDescriptions: recipientPaths, encryptedSize: total,
                       chunksUploaded: uploads, chunks: final.sizes.count)
     }

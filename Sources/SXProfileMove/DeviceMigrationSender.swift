@@ -87,7 +87,15 @@ public struct DeviceMigrationSender: Sendable {
         if marker == nil {
             try? Folders.remove(work)
             try Folders.create(work, permissions: 0o700)
-            let now = Date()
+            var now = Date()
+            // Archives are named by the second, as the apps name them: a migration that finished in
+            // this same second (its run killed while it cleaned up, then run again) has descriptions
+            // under this name, so this one waits for the next second and its own name.
+            for _ in 0..<3 where POSIXFile.linkStatus(Path.join(options.descriptionFolder, MigrationExportMarker.archiveName(exportedAt: now) + ".sender.yaml")) != nil {
+                let next = (now.timeIntervalSince1970 + 1).rounded(.down)
+                try await Task.sleep(for: .milliseconds(max(1, Int((next - Date().timeIntervalSince1970) * 1000) + 1)))
+                now = Date()
+            }
             let archive = Path.join(work, MigrationExportMarker.archiveName(exportedAt: now))
             let exporter = ChatArchiveExporter(dataDirectory: dataDirectory, passphrase: passphrase)
             export = try exporter.export(to: archive, progress: exportProgress)
@@ -124,7 +132,12 @@ public struct DeviceMigrationSender: Sendable {
         // Renamed first, in one step: a kill while it is removed leaves no half of it for a rerun
         // to take for a migration still to finish.
         CrashPoint.reach("migrate-send-sent")
-        if rename(work, work + Self.sentSuffix) == 0 { try? Folders.remove(work + Self.sentSuffix) } else { try? Folders.remove(work) }
+        if rename(work, work + Self.sentSuffix) == 0 {
+            CrashPoint.reach("migrate-send-renamed")
+            try? Folders.remove(work + Self.sentSuffix)
+        } else {
+            try? Folders.remove(work)
+        }
         return result
     }
 

@@ -130,6 +130,21 @@ import Testing
         try s.expectNoWorkLeft()
     }
 
+    /// Killed while removing the work of a migration it had finished, then run again at once (in the
+    /// same second): a new migration, under a name of its own; the old work is gone.
+    @Test func aSendKilledWhileCleaningUpIsFollowedByANewOne() throws {
+        let s = try Setup()
+        let killed = try s.send(environment: ["SXKIT_CRASH_AT": "migrate-send-renamed"])
+        #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        let again = try s.send()
+        #expect(again.status == 0, "\(again.stderr)")
+        let senders = try FileManager.default.contentsOfDirectory(atPath: s.descriptions).filter { $0.hasSuffix(".sender.yaml") }
+        #expect(senders.count == 2, "\(senders)")
+        #expect(try s.receive().status == 0)
+        try s.expectMoved()
+        try s.expectNoWorkLeft()
+    }
+
     /// Killed anywhere in its import, into an empty data directory: the rerun finishes that import
     /// (or, killed before its swap, imports once) and never imports a second time over it, which
     /// left `.bak` copies of the just-imported databases (6 of 6 swap-phase kills) that then blocked

@@ -145,6 +145,34 @@ import SXTestSupport
         #expect(try s.temp.read("desc/data.bin.recipient-1.yaml") == changed)
     }
 
+    /// Killed once the file was in place, before its chunks were removed: the rerun finds that very
+    /// file there and is done (it used to refuse it as an existing output, and the chunks stayed).
+    @Test func aReceiveKilledOnceTheFileWasPlacedIsDoneOnTheRerun() throws {
+        let s = try Setup()
+        let source = try s.file("data.bin", size: 300_000)
+        #expect(try s.send(source, ["--recipients", "2"]).status == 0)
+        let killed = try CLI.run(["transfer", "receive", s.descriptions + "/data.bin.recipient-1.yaml", "-o", s.inbox, "--temp-dir", s.temp.file("recv-tmp")],
+                                 environment: ["SXKIT_CRASH_AT": "transfer-receive-placed"])
+        #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: s.temp.file("recv-tmp")).isEmpty)
+        let rerun = try s.receive(s.descriptions + "/data.bin.recipient-1.yaml")
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try s.temp.read("inbox/data.bin") == s.temp.read("data.bin"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.temp.file("recv-tmp")).isEmpty, "the chunks are left")
+
+        // A file put there since (another inode) is not the one placed: still an existing output.
+        let second = ["transfer", "receive", s.descriptions + "/data.bin.recipient-2.yaml", "-o", s.temp.file("inbox2") + "/",
+                      "--temp-dir", s.temp.file("recv-tmp")]
+        let again = try CLI.run(second, environment: ["SXKIT_CRASH_AT": "transfer-receive-placed"])
+        #expect(again.status == SIGKILL, "\(again.stderr)")
+        let mine = Array("mine\n".utf8)
+        unlink(s.temp.file("inbox2/data.bin"))
+        try AtomicFileWriter.write(mine, to: s.temp.file("inbox2/data.bin"), mode: 0o600)
+        let refused = try CLI.run(second)
+        #expect(refused.status == 1 && refused.stderr.contains("already exists"), "\(refused.stderr)")
+        #expect(try s.temp.read("inbox2/data.bin") == mine)
+    }
+
     @Test func fullDiskOnReceiveLeavesNothingAndARerunCompletes() throws {
         let s = try Setup()
         // 150 000 bytes: three 64 KiB chunks fit under a 100 KiB file-size limit, the decrypted file does not.

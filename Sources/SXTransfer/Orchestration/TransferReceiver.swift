@@ -77,6 +77,7 @@ public struct TransferReceiver: Sendable {
             return try await run(try await follow(description, redirect: redirect, path: path, events: events), path: path, events: events)
         }
         let args = try description.cryptoArgs()
+        if let done = try await finishPlaced(description, events: events) { return done }
         let (folder, fixedName) = try destination()
         // Every relay is opened before anything is created: one that cannot be used stops the receive here.
         for server in Set(description.chunks.flatMap { $0.replicas.map(\.server) }) { _ = try relays(server) }
@@ -205,6 +206,7 @@ public struct TransferReceiver: Sendable {
         let final = try fixedName.map { Path.join(folder, $0) } ?? Path.join(folder, Self.safeName(header.name))
         do {
             try writer.finishWriting(flush: true)
+            try PlacedFile(path: final, fileName: header.name, status: POSIXFile.status(writer.tempPath)).write(into: work)
             if options.outputPolicy.replaceExisting {
                 if let st = POSIXFile.linkStatus(final), (st.st_mode & S_IFMT) == S_IFDIR { throw TransferError.destinationExists(path: final) }
                 guard rename(writer.tempPath, final) == 0 else { throw FileSystemError("replace", path: final) }
@@ -218,6 +220,7 @@ public struct TransferReceiver: Sendable {
             }
             try POSIXFile.fsyncDirectory(folder)
         } catch {
+            PlacedFile.remove(from: work)
             writer.abort()
             throw error
         }
@@ -291,6 +294,32 @@ public struct TransferReceiver: Sendable {
             if !options.outputPolicy.replaceExisting { throw TransferError.destinationExists(path: absolute) }
         }
         return (Path.parent(absolute), Path.basename(absolute))
+    }
+
+    /// A run killed once its file was in place, before its work folder went, is finished: the file
+    /// at the recorded path is the one it placed (same device and inode), and where this run would
+    /// put it. Nil otherwise (the receive runs as usual).
+    private func finishPlaced(_ description: FileDescription, events: @escaping TransferEventHandler) async throws -> Result? {
+        let work = workFolder(for: description)
+        guard let placed = PlacedFile.found(in: work) else { return nil }
+        let wanted: Bool
+        if let given = options.destination {
+            let absolute = Path.absolute(given)
+            wanted = OutputFolder.isFolderSyntax(given) || Folders.isFolder(absolute)
+                ? Path.parent(placed.path) == absolute : placed.path == absolute
+        } else {
+            wanted = Path.parent(placed.path) == Path.currentDirectory
+        }
+        guard wanted else { return nil }
+        let lock = try ReceiveLeftovers.hold(work)
+        try? Folders.remove(work)
+        close(lock)
+        for chunk in description.chunks {
+            guard let replica = chunk.replicas.first, let relay = try? relays(replica.server) else { continue }
+            await relay.acknowledge(replica.replica)
+        }
+        events(.rcvFileComplete(path: placed.path, fileName: placed.fileName, fileSize: placed.size))
+        return Result(path: placed.path, fileName: placed.fileName, fileSize: placed.size, chunksDownloaded: 0)
     }
 
     /// The sender's name, used only when it is a plain file name.

@@ -33,17 +33,9 @@ struct RelayWebRootCommandTests {
         _ = try folder.write("secret.txt", Array("not for browsers\n".utf8))
         #expect(symlink(folder.file("secret.txt"), Path.join(web, "out.txt")) == 0)
 
-        let relay = Process()
-        relay.executableURL = URL(fileURLWithPath: CLI.binary)
-        relay.arguments = ["relay", "serve", "--listen", "127.0.0.1:0", "--store", folder.file("store"), "--certificate-algorithm", "ed25519",
-                           "--web-root", web]
-        let relayOut = Pipe()
-        relay.standardOutput = relayOut
-        relay.standardError = FileHandle.nullDevice
-        try relay.run()
-        defer { relay.terminate(); relay.waitUntilExit() }
-        let address = String(decoding: relayOut.fileHandleForReading.readLine(), as: UTF8.self)
-        let port = address.split(separator: ":").last.map(String.init) ?? "?"
+        let relay = try RelayProcess(["--listen", "127.0.0.1:0", "--store", folder.file("store"), "--certificate-algorithm", "ed25519",
+                                      "--web-root", web])
+        let port = relay.port
         // A host name, so that curl sends SNI, as a browser does.
         let base = "https://xftp.test:\(port)"
         let resolve = ["--resolve", "xftp.test:\(port):127.0.0.1"]
@@ -81,29 +73,13 @@ struct RelayWebRootCommandTests {
     /// answer to a browser carries CORS headers. Native clients still send and receive.
     @Test func aWebCertificateIsWhatBrowsersVerifyAndTheirRequestsGetCORS() throws {
         let folder = try TempFolder()
-        let key = folder.file("web.key"), certificate = folder.file("web.crt")
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        make.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
-                          "-out", certificate, "-subj", "/CN=xftp.test", "-addext", "subjectAltName=DNS:xftp.test", "-days", "2"]
-        make.standardError = FileHandle.nullDevice
-        try make.run()
-        make.waitUntilExit()
-        #expect(make.terminationStatus == 0 && chmod(key, 0o600) == 0)
+        let (certificate, key) = try WebCertificate.make(in: folder)
         try Folders.create(folder.file("www"))
         _ = try folder.write("www/index.html", Array("page\n".utf8))
 
-        let relay = Process()
-        relay.executableURL = URL(fileURLWithPath: CLI.binary)
-        relay.arguments = ["relay", "serve", "--listen", "127.0.0.1:0", "--store", folder.file("store"), "--certificate-algorithm", "ed25519",
-                           "--web-root", folder.file("www"), "--web-certificate", certificate, "--web-key", key]
-        let relayOut = Pipe()
-        relay.standardOutput = relayOut
-        relay.standardError = FileHandle.nullDevice
-        try relay.run()
-        defer { relay.terminate(); relay.waitUntilExit() }
-        let address = String(decoding: relayOut.fileHandleForReading.readLine(), as: UTF8.self)
-        let port = address.split(separator: ":").last.map(String.init) ?? "?"
+        let relay = try RelayProcess(["--listen", "127.0.0.1:0", "--store", folder.file("store"), "--certificate-algorithm", "ed25519",
+                                      "--web-root", folder.file("www"), "--web-certificate", certificate, "--web-key", key])
+        let address = relay.address, port = relay.port
         let base = "https://xftp.test:\(port)/"
         // Verified (no --insecure): the web certificate is the one presented.
         func verified(_ arguments: [String]) throws -> (status: Int32, output: String) {

@@ -99,16 +99,8 @@ struct SOCKSProxyCommandTests {
 
     @Test func transfersGoThroughTheProxyEachRunOnItsOwnCircuits() throws {
         let folder = try TempFolder()
-        let relay = Process()
-        relay.executableURL = URL(fileURLWithPath: CLI.binary)
-        relay.arguments = ["relay", "serve", "--listen", "127.0.0.1:0", "--store", folder.file("store"), "--certificate-algorithm", "ed25519"]
-        let relayOut = Pipe()
-        relay.standardOutput = relayOut
-        relay.standardError = FileHandle.nullDevice
-        try relay.run()
-        defer { relay.terminate(); relay.waitUntilExit() }
-        let address = String(decoding: relayOut.fileHandleForReading.readLine(), as: UTF8.self)
-        let target = "127.0.0.1:" + (address.split(separator: ":").last.map(String.init) ?? "?")
+        let relay = try RelayProcess(["--listen", "127.0.0.1:0", "--store", folder.file("store"), "--certificate-algorithm", "ed25519"])
+        let address = relay.address, target = "127.0.0.1:" + relay.port
         let proxy = try Proxy(folder: folder, name: "proxy", mode: "any")
 
         for sub in ["desc", "inbox", "tmp", "inbox2"] { try Folders.create(folder.file(sub)) }

@@ -180,18 +180,9 @@ import SXTestSupport
 /// still learns the server's identity through the web handshake; a native client (no SNI) still gets
 /// the identity's chain, which it checks against the address.
 @Suite struct XFTPWebCertificateTests {
-    /// A self-signed P-256 certificate and key made by the openssl tool, not by sxkit.
+    /// The web certificate (`WebCertificate`, made by the openssl tool) and its DER.
     static func webCredentials(in folder: TempFolder) throws -> (WebCredentials, der: [UInt8]) {
-        let key = folder.file("web.key"), certificate = folder.file("web.crt")
-        let make = Process()
-        make.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        make.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key,
-                          "-out", certificate, "-subj", "/CN=xftp.test", "-addext", "subjectAltName=DNS:xftp.test", "-days", "2"]
-        make.standardError = FileHandle.nullDevice
-        try make.run()
-        make.waitUntilExit()
-        #expect(make.terminationStatus == 0)
-        #expect(chmod(key, 0o600) == 0)
+        let (certificate, key) = try WebCertificate.make(in: folder)
         let pem = String(decoding: try FileBytes.read(certificate, limit: 1 << 20), as: UTF8.self)
         let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         return (WebCredentials(certificateChainFile: certificate, keyFile: key), Array(Data(base64Encoded: body) ?? Data()))

@@ -173,6 +173,41 @@ import SXTestSupport
         #expect(try s.temp.read("inbox2/data.bin") == mine)
     }
 
+    /// Killed after it had placed the file and removed its chunks (only the report was left to do):
+    /// the rerun downloads again, finds the very same bytes at the destination and is done, into a
+    /// folder and into a named file alike. A different file there is still refused and kept.
+    @Test(arguments: [false, true])
+    func aReceiveKilledAfterItTidiedUpFindsItsFileOnTheRerun(namedFile: Bool) throws {
+        let s = try Setup()
+        let source = try s.file("data.bin", size: 300_000)
+        #expect(try s.send(source).status == 0)
+        let description = s.descriptions + "/data.bin.recipient-1.yaml"
+        let target = namedFile ? ["-o", s.temp.file("inbox/copy.bin")] : []
+        let killed = try CLI.run(["transfer", "receive", description, "-o", s.inbox, "--temp-dir", s.temp.file("recv-tmp")] + target,
+                                 environment: ["SXKIT_CRASH_AT": "transfer-receive-work-removed"])
+        #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        let name = namedFile ? "inbox/copy.bin" : "inbox/data.bin"
+        #expect(try s.temp.read(name) == s.temp.read("data.bin"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.temp.file("recv-tmp")).isEmpty)
+
+        let rerun = try s.receive(description, target)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout.contains("already holds data.bin, byte for byte"), "\(rerun.stdout)")
+        #expect(try s.temp.read(name) == s.temp.read("data.bin"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.inbox) == [Path.basename(name)])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.temp.file("recv-tmp")).isEmpty)
+
+        // Same size, one byte changed: someone's file, refused and kept as it was.
+        var other = try s.temp.read("data.bin")
+        other[1000] ^= 1
+        unlink(s.temp.file(name))
+        try AtomicFileWriter.write(other, to: s.temp.file(name), mode: 0o600)
+        let refused = try s.receive(description, target)
+        #expect(refused.status == 1 && refused.stderr.contains("already exists"), "\(refused.stderr)")
+        #expect(try s.temp.read(name) == other)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.inbox) == [Path.basename(name)])
+    }
+
     @Test func fullDiskOnReceiveLeavesNothingAndARerunCompletes() throws {
         let s = try Setup()
         // 150 000 bytes: three 64 KiB chunks fit under a 100 KiB file-size limit, the decrypted file does not.

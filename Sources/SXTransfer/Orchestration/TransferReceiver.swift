@@ -33,6 +33,9 @@ public struct TransferReceiver: Sendable {
         public let fileSize: Int64
         /// Chunks downloaded by this run (a resumed run skips those already here and verified).
         public let chunksDownloaded: Int
+        /// The destination already held this very file (byte for byte), as after a run killed once it
+        /// had placed it and tidied up: nothing was written.
+        public var alreadyPresent = false
     }
 
     public let options: Options
@@ -78,7 +81,7 @@ public struct TransferReceiver: Sendable {
         }
         let args = try description.cryptoArgs()
         if let done = try await finishPlaced(description, events: events) { return done }
-        let (folder, fixedName) = try destination()
+        let (folder, fixedName) = try destination(for: description)
         // Every relay is opened before anything is created: one that cannot be used stops the receive here.
         for server in Set(description.chunks.flatMap { $0.replicas.map(\.server) }) { _ = try relays(server) }
         let work = workFolder(for: description)
@@ -204,6 +207,7 @@ public struct TransferReceiver: Sendable {
                                                     consumingSegments: true, progress: decryptProgress)
         }
         let final = try fixedName.map { Path.join(folder, $0) } ?? Path.join(folder, Self.safeName(header.name))
+        var alreadyPresent = false
         do {
             try writer.finishWriting(flush: true)
             try PlacedFile(path: final, fileName: header.name, status: POSIXFile.status(writer.tempPath)).write(into: work)
@@ -213,8 +217,12 @@ public struct TransferReceiver: Sendable {
                 writer.abort()  // the temp name is gone already; nothing is removed
             } else {
                 // link(2) never replaces: an existing file is kept and reported.
-                guard link(writer.tempPath, final) == 0 else {
-                    throw errno == EEXIST ? TransferError.destinationExists(path: final) as any Error : FileSystemError("create", path: final)
+                if link(writer.tempPath, final) != 0 {
+                    guard errno == EEXIST else { throw FileSystemError("create", path: final) }
+                    // The very bytes verified here are already there (a run killed after it had placed
+                    // the file and tidied up): done. Anything else is someone's file, kept and reported.
+                    guard try FileComparison.identical(final, writer.tempPath) else { throw TransferError.destinationExists(path: final) }
+                    alreadyPresent = true
                 }
                 writer.abort()  // removes the temp name; the file stays under its final name
             }
@@ -226,16 +234,26 @@ public struct TransferReceiver: Sendable {
         }
         let size = try Int64(POSIXFile.status(final).st_size)
         CrashPoint.reach("transfer-receive-placed")
+        // The file is here and verified: the relays may forget this recipient (best effort, as the
+        // xftp CLI acknowledges after decrypting: simplexmq `Client/Main.hs` 439-441, 470-475). Before
+        // the work folder goes, so that a run killed among the acknowledgements is finished by the
+        // rerun from `placed.json` rather than asking relays for chunks they have already forgotten.
+        await acknowledge(description)
+        CrashPoint.reach("transfer-receive-acknowledged")
         try? Folders.remove(work)
         failed = false
-        // The file is here and verified: the relays may forget this recipient (best effort, as the
-        // xftp CLI acknowledges after decrypting: simplexmq `Client/Main.hs` 439-441, 470-475).
+        CrashPoint.reach("transfer-receive-work-removed")
+        events(.rcvFileComplete(path: final, fileName: header.name, fileSize: size))
+        var result = Result(path: final, fileName: header.name, fileSize: size, chunksDownloaded: counts.downloads.load(ordering: .relaxed))
+        result.alreadyPresent = alreadyPresent
+        return result
+    }
+
+    private func acknowledge(_ description: FileDescription) async {
         for chunk in description.chunks {
             guard let replica = chunk.replicas.first, let relay = try? relays(replica.server) else { continue }
             await relay.acknowledge(replica.replica)
         }
-        events(.rcvFileComplete(path: final, fileName: header.name, fileSize: size))
-        return Result(path: final, fileName: header.name, fileSize: size, chunksDownloaded: counts.downloads.load(ordering: .relaxed))
     }
 
     /// Downloads the file a redirect description names — itself the recipient description of the real
@@ -281,7 +299,7 @@ public struct TransferReceiver: Sendable {
     }
 
     /// The destination folder, and the file name when a file path was given.
-    private func destination() throws -> (String, String?) {
+    private func destination(for description: FileDescription) throws -> (String, String?) {
         guard let given = options.destination else { return (Path.currentDirectory, nil) }
         let absolute = Path.absolute(given)
         // `-o name/`: a folder, created when missing.
@@ -291,9 +309,21 @@ public struct TransferReceiver: Sendable {
         }
         if POSIXFile.exists(absolute) {
             if Folders.isFolder(absolute) { return (absolute, nil) }
-            if !options.outputPolicy.replaceExisting { throw TransferError.destinationExists(path: absolute) }
+            // Refused before any download, unless it may be this very file (a run killed once it had
+            // placed it and tidied up): then the receive goes on and compares at the end.
+            if !options.outputPolicy.replaceExisting && !Self.mayHold(description, absolute) { throw TransferError.destinationExists(path: absolute) }
         }
         return (Path.parent(absolute), Path.basename(absolute))
+    }
+
+    /// Whether the file at `path` has a size the description's plaintext can have: the encrypted size
+    /// less the stream's overhead, the header (its name kept under 64 KiB here) and the padding (less
+    /// than one chunk: simplexmq `Client/Main.hs` `prepareChunkSizes`).
+    static func mayHold(_ description: FileDescription, _ path: String) -> Bool {
+        guard let st = POSIXFile.linkStatus(path), (st.st_mode & S_IFMT) == S_IFREG else { return false }
+        let most = description.size - TransferFileCrypto.overhead
+        let largest = description.chunks.map(\.size).max() ?? 0
+        return Int64(st.st_size) <= most && Int64(st.st_size) > most - largest - (64 << 10)
     }
 
     /// A run killed once its file was in place, before its work folder went, is finished: the file
@@ -312,12 +342,9 @@ public struct TransferReceiver: Sendable {
         }
         guard wanted else { return nil }
         let lock = try ReceiveLeftovers.hold(work)
+        await acknowledge(description)
         try? Folders.remove(work)
         close(lock)
-        for chunk in description.chunks {
-            guard let replica = chunk.replicas.first, let relay = try? relays(replica.server) else { continue }
-            await relay.acknowledge(replica.replica)
-        }
         events(.rcvFileComplete(path: placed.path, fileName: placed.fileName, fileSize: placed.size))
         return Result(path: placed.path, fileName: placed.fileName, fileSize: placed.size, chunksDownloaded: 0)
     }

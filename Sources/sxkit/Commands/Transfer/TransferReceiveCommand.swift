@@ -61,6 +61,10 @@ struct TransferReceiveCommand: ParsableCommand {
         }
         display.stop()
         guard !global.json, !global.quiet else { return }
+        if result.alreadyPresent {
+            ConsoleOutput.standardOutput.writeLine("\(result.path) already holds \(result.fileName), byte for byte (digests and tag verified); nothing was written")
+            return
+        }
         ConsoleOutput.standardOutput.writeLine("received \(result.fileName) (\(ByteCount.format(result.fileSize))) in \(String(format: "%.2f", seconds)) s; "
             + "chunk and file digests and the tag verified: \(result.path)")
     }

@@ -8,14 +8,14 @@
 #include <openssl/bio.h>
 
 // Macros Swift cannot import.
-static inline long sxkit_SSL_set_mode_release_buffers(SSL *ssl) { return SSL_set_mode(ssl, SSL_MODE_RELEASE_BUFFERS); }
 static inline long sxkit_BIO_pending(BIO *bio) { return BIO_ctrl_pending(bio); }
 static inline int sxkit_SSL_CTX_set_min_tls13(SSL_CTX *ctx) { return (int)SSL_CTX_set_min_proto_version(ctx, TLS1_3_VERSION); }
 static inline int sxkit_SSL_CTX_add1_chain_cert(SSL_CTX *ctx, X509 *cert) { return (int)SSL_CTX_add1_chain_cert(ctx, cert); }
 static inline int sxkit_SSL_CTX_set1_groups_list(SSL_CTX *ctx, const char *list) { return (int)SSL_CTX_set1_groups_list(ctx, list); }
 static inline int sxkit_SSL_CTX_set1_sigalgs_list(SSL_CTX *ctx, const char *list) { return (int)SSL_CTX_set1_sigalgs_list(ctx, list); }
 static inline int sxkit_SSL_set_host_name(SSL *ssl, const char *name) { return (int)SSL_set_tlsext_host_name(ssl, name); }
-static inline long sxkit_BIO_mem_eof_empty(BIO *bio) { return BIO_set_mem_eof_return(bio, -1); }
+static inline void sxkit_BIO_set_retry_read(BIO *bio) { BIO_set_retry_read(bio); }
+static inline void sxkit_BIO_clear_retry_flags(BIO *bio) { BIO_clear_retry_flags(bio); }
 
 // A server presenting another certificate to clients that send SNI (browsers), as simplexmq's
 // servers present their HTTPS credentials (Transport/Server.hs `supportedTLSServerParams`): the

@@ -2,9 +2,9 @@ import CLibSSL
 import NIOCore
 import SXXFTP
 
-/// TLS for a NIO channel on OpenSSL, through a pair of memory BIOs: ciphertext from the network goes
-/// into the read BIO, plaintext comes out of SSL_read; plaintext written goes through SSL_write, and
-/// the ciphertext the write BIO collects goes to the network. Writes made before the handshake
+/// TLS for a NIO channel on OpenSSL, through a BIO of its own (`TLSWire`): OpenSSL reads the
+/// ciphertext from the buffers the network gives and writes its records into the buffer that goes to
+/// the network; plaintext comes out of SSL_read and goes in through SSL_write. Writes made before the handshake
 /// finishes are held and sent after it. The handshake's result (`TLSSession`) completes `established`
 /// and is also fired as a user inbound event.
 public final class TLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
@@ -16,8 +16,7 @@ public final class TLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private enum State { case idle, handshaking, active, closed }
 
     private let ssl: OpaquePointer
-    private let readBIO: OpaquePointer
-    private let writeBIO: OpaquePointer
+    private let wire: TLSWire
     private let isServer: Bool
     private var state = State.idle
     private var heldWrites: [(ByteBuffer, EventLoopPromise<Void>?)] = []
@@ -36,18 +35,14 @@ public final class TLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// clients do not, and servers tell the two apart by it).
     public init(context: TLSContext, serverName: String? = nil) throws(OpenSSLFailure) {
         guard let ssl = SSL_new(context.context) else { throw OpenSSLFailure("starting TLS") }
-        guard let readBIO = BIO_new(BIO_s_mem()), let writeBIO = BIO_new(BIO_s_mem()) else {
+        let wire = TLSWire(allocator: ByteBufferAllocator())
+        guard let bio = wire.makeBIO() else {
             SSL_free(ssl)
             throw OpenSSLFailure("starting TLS")
         }
-        // An empty read BIO means "wait for more", not end of file.
-        _ = sxkit_BIO_mem_eof_empty(readBIO)
-        _ = sxkit_BIO_mem_eof_empty(writeBIO)
-        SSL_set_bio(ssl, readBIO, writeBIO)
-        _ = sxkit_SSL_set_mode_release_buffers(ssl)
+        SSL_set_bio(ssl, bio, bio)  // one BIO both ways: SSL_free frees it once
         self.ssl = ssl
-        self.readBIO = readBIO
-        self.writeBIO = writeBIO
+        self.wire = wire
         self.isServer = context.isServer
         if isServer { SSL_set_accept_state(ssl) } else { SSL_set_connect_state(ssl) }
         if let serverName, !isServer, sxkit_SSL_set_host_name(ssl, serverName) != 1 {
@@ -82,12 +77,8 @@ public final class TLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var buffer = unwrapInboundIn(data)
         guard state == .handshaking || state == .active else { return }
-        buffer.withUnsafeReadableBytes { bytes in
-            _ = BIO_write(readBIO, bytes.baseAddress, Int32(bytes.count))
-        }
-        buffer.moveReaderIndex(to: buffer.writerIndex)
+        wire.received(unwrapInboundIn(data))
         if state == .handshaking { continueHandshake(context: context) }
         if state == .active { readPlaintext(context: context) }
     }
@@ -186,36 +177,48 @@ public final class TLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     // MARK: - Data
 
+    /// Plaintext is handed on in pieces of up to this size, several records each: fewer, larger reads
+    /// for the HTTP/2 decoder above (a record holds at most 16 KiB).
+    static let plaintextPiece = 16 << 10
+
     private func readPlaintext(context: ChannelHandlerContext) {
         while state == .active {
-            var buffer = context.channel.allocator.buffer(capacity: 16_384)
-            var result: Int32 = 0
-            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 16_384) { bytes in
-                result = SSL_read(ssl, bytes.baseAddress, Int32(min(bytes.count, Int(Int32.max))))
-                return max(Int(result), 0)
+            var buffer = context.channel.allocator.buffer(capacity: Self.plaintextPiece)
+            var result: Int32 = 1
+            while buffer.writableBytes > 0 {
+                buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 0) { bytes in
+                    result = SSL_read(ssl, bytes.baseAddress, Int32(min(bytes.count, Int(Int32.max))))
+                    return max(Int(result), 0)
+                }
+                if result <= 0 { break }
             }
-            if result > 0 {
+            // Asked before anything else calls into OpenSSL (handing the plaintext on may write).
+            let error = result > 0 ? SSL_ERROR_NONE : SSL_get_error(ssl, result)
+            if error != SSL_ERROR_NONE && error != SSL_ERROR_WANT_READ && error != SSL_ERROR_WANT_WRITE && error != SSL_ERROR_ZERO_RETURN {
+                fail(TLSFailure.protocolError(OpenSSLFailure("reading").description), context: context)
+                return
+            }
+            if buffer.readableBytes > 0 {
                 producedPlaintext = true
                 context.fireChannelRead(wrapInboundOut(buffer))
-                continue
             }
-            let error = SSL_get_error(ssl, result)
-            if error == SSL_ERROR_WANT_READ || error == SSL_ERROR_WANT_WRITE { break }
+            if error == SSL_ERROR_NONE { continue }  // the piece filled up: more may be there
             if error == SSL_ERROR_ZERO_RETURN {
                 // The peer's close_notify: no more data will come.
                 sendCiphertext(context: context)
                 context.close(promise: nil)
                 return
             }
-            fail(TLSFailure.protocolError(OpenSSLFailure("reading").description), context: context)
-            return
+            break
         }
         // Reading may have produced records to send (a key update's answer).
-        if sxkit_BIO_pending(writeBIO) > 0 { sendCiphertext(context: context) }
+        if wire.hasOutbound { sendCiphertext(context: context) }
     }
 
     private func encrypt(_ buffer: ByteBuffer, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext) {
         var failed = false
+        // Each record adds its header, content type and tag (22 bytes) to at most 16 KiB.
+        wire.reserve(buffer.readableBytes + (buffer.readableBytes / 16_384 + 1) * 22)
         buffer.withUnsafeReadableBytes { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -237,18 +240,13 @@ public final class TLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if let promise { pendingPromises.append(promise) }
     }
 
-    /// Sends what the write BIO holds, completing the writes it came from when it is written.
+    /// Sends the records OpenSSL wrote, completing the writes they came from when they are written.
     private func sendCiphertext(context: ChannelHandlerContext) {
-        let pending = Int(sxkit_BIO_pending(writeBIO))
         let promises = pendingPromises
         pendingPromises = []
-        guard pending > 0 else {
+        guard let buffer = wire.takeOutbound() else {
             promises.forEach { $0.succeed() }
             return
-        }
-        var buffer = context.channel.allocator.buffer(capacity: pending)
-        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: pending) { bytes in
-            Int(max(BIO_read(writeBIO, bytes.baseAddress, Int32(pending)), 0))
         }
         let writePromise: EventLoopPromise<Void>? = promises.isEmpty ? nil : context.eventLoop.makePromise()
         writePromise?.futureResult.whenComplete { result in

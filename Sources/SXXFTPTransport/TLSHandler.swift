@@ -215,20 +215,34 @@ public final class TLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if wire.hasOutbound { sendCiphertext(context: context) }
     }
 
+    /// Plaintext is encrypted this much at a time: four records, whose ciphertext (each record adds
+    /// 22 bytes: header, content type, tag) fills one 64 KiB buffer, passed on to the socket before the
+    /// next is written. Large writes thus never grow one buffer (by doubling, with a copy each time)
+    /// to hold all their ciphertext at once.
+    static let plaintextSlice = (64 << 10) - 4 * 22
+
     private func encrypt(_ buffer: ByteBuffer, promise: EventLoopPromise<Void>?, context: ChannelHandlerContext) {
         var failed = false
-        // Each record adds its header, content type and tag (22 bytes) to at most 16 KiB.
-        wire.reserve(buffer.readableBytes + (buffer.readableBytes / 16_384 + 1) * 22)
         buffer.withUnsafeReadableBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
             var offset = 0
             while offset < bytes.count {
-                let count = Int32(min(bytes.count - offset, 1 << 30))
-                let written = SSL_write(ssl, bytes.baseAddress! + offset, count)
-                guard written > 0 else {
-                    failed = true
-                    return
+                let slice = min(bytes.count - offset, Self.plaintextSlice)
+                wire.reserve(slice + (slice / 16_384 + 1) * 22)
+                var done = 0
+                while done < slice {
+                    let written = SSL_write(ssl, base + offset + done, Int32(slice - done))
+                    guard written > 0 else {
+                        failed = true
+                        return
+                    }
+                    done += Int(written)
                 }
-                offset += Int(written)
+                offset += slice
+                // Not the last slice: on its way now; the last goes with the flush and its promises.
+                if offset < bytes.count, let ciphertext = wire.takeOutbound() {
+                    context.write(wrapOutboundOut(ciphertext), promise: nil)
+                }
             }
         }
         if failed {

@@ -13,25 +13,11 @@ struct CopyTuningCommandTests {
     /// is checked as bytes).
     private func runningEnvironment(given: String?) throws -> String {
         let folder = try TempFolder()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["relay", "serve", "--listen", "127.0.0.1:0", "--store", folder.file("store"), "--certificate-algorithm", "ed25519"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["GLIBC_TUNABLES"] = given
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
         // The address is printed once the relay runs: by then it is the restarted process.
-        let line = String(decoding: out.fileHandleForReading.readLine(), as: UTF8.self)
-        #expect(line.hasPrefix("xftp://"), "\(line)")
-        let environ = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(process.processIdentifier)/environ"))
+        let relay = try RelayProcess(["--listen", "127.0.0.1:0", "--store", folder.file("store"), "--certificate-algorithm", "ed25519"],
+                                     environment: ["GLIBC_TUNABLES": given])
+        #expect(relay.address.hasPrefix("xftp://"), "\(relay.address)")
+        let environ = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(relay.process.processIdentifier)/environ"))
         return "|" + String(decoding: environ.map { $0 == 0 ? UInt8(ascii: "|") : $0 }, as: UTF8.self)
     }
 

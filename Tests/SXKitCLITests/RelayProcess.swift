@@ -8,9 +8,15 @@ final class RelayProcess {
     let address: String
     var port: String { address.split(separator: ":").last.map(String.init) ?? "?" }
 
-    init(_ arguments: [String]) throws {
+    /// `environment`: variables set (or, when nil, removed) on top of this process's own.
+    init(_ arguments: [String], environment: [String: String?] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = ["relay", "serve"] + arguments
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value }
+            process.environment = merged
+        }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -36,11 +36,21 @@ struct TransferRoundTripTests {
         let got = try await f.receiver(relay).receive(try FileDescription.load(sent.recipientDescriptions[0]), path: "d")
         #expect(got.path == f.temp.file("inbox/report.pdf"))
         #expect(try f.inbox() == ["copy-0", "copy-1", "report.pdf"])
-        // Never overwrites.
+        // The same bytes already there: done, nothing written (a rerun after a kill that came once
+        // the file was placed and the work folder gone).
+        let again = try await f.receiver(relay).receive(try FileDescription.load(sent.recipientDescriptions[0]), path: "d")
+        #expect(again.alreadyPresent && again.path == f.temp.file("inbox/report.pdf"))
+        #expect(!got.alreadyPresent)
+        // Never overwrites another file.
+        var other = f.content
+        other[0] ^= 1
+        unlink(f.temp.file("inbox/report.pdf"))
+        try f.temp.write("inbox/report.pdf", other)
         await #expect(throws: TransferError.destinationExists(path: f.temp.file("inbox/report.pdf"))) {
             try await f.receiver(relay).receive(try FileDescription.load(sent.recipientDescriptions[0]), path: "d")
         }
         #expect(try f.inbox() == ["copy-0", "copy-1", "report.pdf"])
+        #expect(try f.temp.read("inbox/report.pdf") == other)
     }
 
     @Test("event JSON is type-tagged with SimpleX's field names")

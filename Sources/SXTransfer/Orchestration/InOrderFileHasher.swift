@@ -14,7 +14,7 @@ import SXCrypto
 final class InOrderFileHasher: Sendable {
     private struct Progress {
         var next = 0
-        var ready: [Int: AlignedBuffer?] = [:]
+        var ready: [Int: ChunkWork] = [:]
     }
 
     private let segments: [String]
@@ -34,12 +34,18 @@ final class InOrderFileHasher: Sendable {
     }
 
     /// Chunk `index` is complete and verified: its bytes are in `buffer`, or on disk when nil.
-    func ready(_ index: Int, buffer: AlignedBuffer? = nil) {
+    ///
+    /// `alsoReading`: the caller goes on reading `buffer` (writing it to disk while the stages take
+    /// it); the buffer goes back to the pool only once the returned function was called too (always
+    /// call it, also when the write fails). Without it the function does nothing.
+    @discardableResult
+    func ready(_ index: Int, buffer: AlignedBuffer? = nil, alsoReading: Bool = false) -> @Sendable () -> Void {
+        let stages = plaintext == nil ? 1 : 2
+        let work = ChunkWork(buffer: buffer, path: segments[index], users: stages + (alsoReading ? 1 : 0))
         // Enqueued under the lock: two chunks landing at once must not enqueue their runs out of order.
         progress.withLock { p in
-            p.ready[index] = .some(buffer)
-            while let entry = p.ready.removeValue(forKey: p.next) {
-                let work = ChunkWork(buffer: entry, path: segments[p.next], users: plaintext == nil ? 1 : 2)
+            p.ready[index] = work
+            while let work = p.ready.removeValue(forKey: p.next) {
                 hashing.async { [hash, pool] in
                     hash.add(work)
                     work.done(pool)
@@ -53,6 +59,8 @@ final class InOrderFileHasher: Sendable {
                 p.next += 1
             }
         }
+        guard alsoReading else { return {} }
+        return { [pool] in work.done(pool) }
     }
 
     /// Waits until both stages are idle (after a failure, before their output goes away).

@@ -161,7 +161,12 @@ public struct TransferReceiver: Sendable {
                         if !verified && attempt == 0 { warn("its SHA-256 does not match; fetching it again") }
                     }
                     guard verified else { throw TransferError.chunkDigestMismatch(chunk: chunk.number, relay: chunk.replicas[0].server.description) }
-                    // Kept on disk for a resumed run and for the decryption, around the page cache.
+                    // The digest and the decryption take the chunk now, while it is also written to
+                    // disk (kept for a resumed run, around the page cache); its buffer goes back
+                    // once all three are done with it.
+                    handedOver = true
+                    let written = fileDigest.ready(i, buffer: buffer, alsoReading: true)
+                    defer { written() }
                     let target = chunkPath(i)
                     try await offloaded {
                         let part = target + ".part"
@@ -173,8 +178,6 @@ public struct TransferReceiver: Sendable {
                             throw error
                         }
                     }
-                    handedOver = true
-                    fileDigest.ready(i, buffer: buffer)
                     let now = counts.received.add(chunk.size, ordering: .relaxed).newValue
                     events(.rcvFileProgressXFTP(receivedSize: now, totalSize: description.size))
                     CrashPoint.reach("transfer-receive-downloaded-chunk")

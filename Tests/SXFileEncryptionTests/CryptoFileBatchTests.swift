@@ -222,6 +222,28 @@ import Testing
         #expect(IndependentSecretBox.open(try Self.bytes(temp.file("untouched")), key: final.key!, nonce: final.nonce!) == plain["untouched"])
     }
 
+    /// A run killed while it rewrote the manifest (or the journal) left that file's temp copy beside
+    /// it (`make stress` found one after 1 kill in 20): the next run removes both, keeps a temp
+    /// file another writer holds, and leaves other files alone.
+    @Test func aKilledManifestWriteLeavesNoTempFileAfterTheNextRun() throws {
+        let temp = try TempFolder("sxkit-batch-journal")
+        let manifest = temp.file("keys.json")
+        try temp.write("a", Self.random(100))
+        _ = try CryptoFileBatch(manifestPath: manifest, jobs: 1).encrypt([temp.file("a")], to: .inPlace)
+        let staleManifest = try temp.write(".sxkit-tmp-keys.json.ChNzFA", Array("[\n".utf8))
+        let staleJournal = try temp.write(".sxkit-tmp-keys.json.journal.Xy12ab", Array("{".utf8))
+        let other = try temp.write(".sxkit-tmp-other.json.ABCDEF", [1])
+        let live = try AtomicFileWriter(destination: manifest, mode: 0o600)  // holds its temp file's lock
+        defer { live.abort() }
+        try temp.write("b", Self.random(100))
+        let report = try CryptoFileBatch(manifestPath: manifest, jobs: 1).encrypt([temp.file("b")], to: .inPlace)
+        #expect(report.done == 1)
+        #expect(!FileManager.default.fileExists(atPath: staleManifest) && !FileManager.default.fileExists(atPath: staleJournal))
+        #expect(FileManager.default.fileExists(atPath: live.tempPath), "a live writer's temp file was removed")
+        #expect(FileManager.default.fileExists(atPath: other))
+        #expect(Set(try Self.manifestEntries(manifest).keys) == Set([temp.file("a"), temp.file("b")]))
+    }
+
     /// A run killed in the middle of an in-place decrypt group: a key goes only with proof that its
     /// file no longer needs it (the tag fails and the size is exactly the plaintext's); a torn last
     /// journal line (killed mid-append, never fsync'd whole) is ignored.

@@ -37,6 +37,10 @@ struct ManifestJournal {
     /// many journal records were settled. A key is dropped only when its file provably no longer
     /// needs it (decrypted: the tag fails AND the size is exactly the plaintext size).
     func recover(into manifest: inout CryptoFileManifest) throws -> Int {
+        // A run killed while it rewrote the manifest or the journal left a temp file of it beside the
+        // manifest (under the batch's lock: a live writer's temp file is locked and kept).
+        AtomicFileWriter.removeStaleTempFiles(of: manifest.path)
+        AtomicFileWriter.removeStaleTempFiles(of: file.path)
         let pending = try records()
         guard !pending.isEmpty else {
             if file.exists { try clear() }

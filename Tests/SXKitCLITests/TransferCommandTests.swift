@@ -130,6 +130,43 @@ import SXTestSupport
         #expect(try s.temp.read("inbox/data.bin") == s.temp.read("data.bin"))
     }
 
+    /// Killed after it removed its work (the descriptions complete, its state gone): the rerun
+    /// checks the descriptions against the file and is done, where it used to refuse them. A file
+    /// changed since (same size, one byte) is not what they describe: they are refused and kept.
+    @Test func aSendKilledAfterItTidiedUpIsDoneOnTheRerun() throws {
+        let s = try Setup()
+        let source = try s.file("data.bin", size: 300_000)
+        let killed = try s.send(source, ["--recipients", "2"], environment: ["SXKIT_CRASH_AT": "transfer-send-work-removed"])
+        #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.temp.file("send-tmp")).isEmpty)
+        let names = ["data.bin.recipient-1.yaml", "data.bin.recipient-2.yaml", "data.bin.sender.yaml"]
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.descriptions).sorted() == names)
+        let written = try names.map { try s.temp.read("desc/" + $0) }
+        let relayed = try FileManager.default.contentsOfDirectory(atPath: s.relay).sorted()
+
+        let rerun = try s.send(source, ["--recipients", "2"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout.contains("already sent data.bin: the descriptions there are of this very file"), "\(rerun.stdout)")
+        #expect(rerun.stdout.contains("nothing was sent or written") && rerun.stdout.contains("recipient description: \(s.descriptions)/data.bin.recipient-2.yaml"))
+        #expect(try names.map { try s.temp.read("desc/" + $0) } == written, "a description was rewritten")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.relay).sorted() == relayed, "something was uploaded")
+        let json = try s.send(source, ["--recipients", "2", "--json"])
+        #expect(json.status == 0 && json.stdout.contains(#""type":"sndFileCompleteXFTP""#), "\(json.stderr)")
+        let got = try s.receive(s.descriptions + "/data.bin.recipient-2.yaml")
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(try s.temp.read("inbox/data.bin") == s.temp.read("data.bin"))
+
+        // Another recipient count is another send: its outputs are in the way.
+        let more = try s.send(source, ["--recipients", "3"])
+        #expect(more.status == 1 && more.stderr.contains("already exist"), "\(more.stderr)")
+        var changed = try s.temp.read("data.bin")
+        changed[150_000] ^= 1
+        try AtomicFileWriter.write(changed, to: source, mode: 0o600)
+        let refused = try s.send(source, ["--recipients", "2"])
+        #expect(refused.status == 1 && refused.stderr.contains("already exist"), "\(refused.stderr)")
+        #expect(try names.map { try s.temp.read("desc/" + $0) } == written)
+    }
+
     /// A description that is not the killed send's own (changed since) is still an existing output.
     @Test func aChangedDescriptionIsStillRefusedAfterAKill() throws {
         let s = try Setup()

@@ -18,9 +18,9 @@ struct TransferLinkCommandTests {
             for sub in ["desc", "inbox", "inbox2", "tmp"] { try Folders.create(folder.file(sub)) }
         }
 
-        func send(_ name: String, _ extra: [String]) throws -> CLIResult {
+        func send(_ name: String, _ extra: [String], environment: [String: String] = [:]) throws -> CLIResult {
             try CLI.run(["transfer", "send", folder.file(name), "--server", server.address, "-o", folder.file("desc"),
-                         "--temp-dir", folder.file("tmp")] + extra)
+                         "--temp-dir", folder.file("tmp")] + extra, environment: environment)
         }
 
         func text(_ name: String) throws -> String { String(decoding: try folder.read(name), as: UTF8.self) }
@@ -111,6 +111,39 @@ struct TransferLinkCommandTests {
         for sender in [redirectSender, s.folder.file("desc/photos.zip.sender.yaml")] {
             let cancelled = try CLI.run(["transfer", "cancel", sender])
             #expect(cancelled.status == 0, "\(cancelled.stderr)")
+        }
+    }
+
+    /// Killed among its links, after them, or after it removed its work: the rerun finishes, keeping
+    /// the links (and redirects) already written, or finds everything done. Each recipient then
+    /// receives through its link.
+    @Test(arguments: ["transfer-send-link-written", "transfer-send-linked", "transfer-send-linked-work-removed"])
+    func aSendKilledWhileLinkingFinishesOnTheRerun(point: String) throws {
+        let s = try Setup()
+        defer { s.server.kill9() }
+        let content = testBytes(600 << 10, seed: 23)
+        _ = try s.folder.write("photos.zip", content)
+        let asked = ["--recipients", "2", "--link", "simplex", "--link", "web"]
+        let killed = try s.send("photos.zip", asked, environment: ["SXKIT_CRASH_AT": point])
+        #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        let first = try s.text("desc/photos.zip.recipient-1.simplex-link.txt")
+        let firstRedirect = try s.folder.read("desc/photos.zip.recipient-1.redirect.sender.yaml")
+
+        let rerun = try s.send("photos.zip", asked)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout.contains("already sent") == (point == "transfer-send-linked-work-removed"), "\(rerun.stdout)")
+        #expect(try s.text("desc/photos.zip.recipient-1.simplex-link.txt") == first, "a link written before the kill was made again")
+        #expect(try s.folder.read("desc/photos.zip.recipient-1.redirect.sender.yaml") == firstRedirect)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.folder.file("tmp")).isEmpty, "the send's work is left")
+        let names = try FileManager.default.contentsOfDirectory(atPath: s.folder.file("desc")).sorted()
+        #expect(names == ["photos.zip.recipient-1.redirect.sender.yaml", "photos.zip.recipient-1.simplex-link.txt", "photos.zip.recipient-1.web-link.txt",
+                          "photos.zip.recipient-1.yaml", "photos.zip.recipient-2.redirect.sender.yaml", "photos.zip.recipient-2.simplex-link.txt",
+                          "photos.zip.recipient-2.web-link.txt", "photos.zip.recipient-2.yaml", "photos.zip.sender.yaml"], "\(names)")
+        for (recipient, inbox) in [(1, "inbox"), (2, "inbox2")] {
+            let got = try CLI.run(["transfer", "receive", s.folder.file("desc/photos.zip.recipient-\(recipient).simplex-link.txt"),
+                                   "-o", s.folder.file(inbox), "--temp-dir", s.folder.file("tmp")])
+            #expect(got.status == 0, "\(got.stderr)")
+            #expect(try s.folder.read(inbox + "/photos.zip") == content)
         }
     }
 

@@ -81,25 +81,89 @@ public struct SendLinks: Sendable {
         if kinds.contains(.web), case .sxkit(let location) = sender.relay(forChunk: 0).address {
             throw TransferError.webLinkNeedsXFTPServer(relay: location)
         }
+        // A send that finished, links and all, before a kill in its last steps: the rerun is done.
+        if let done = sender.completedSend(file: file), existing(for: done, file: file) != nil { return }
         // The descriptions first, so that a refusal names them before the links beside them.
         let outputs = outputs(for: file)
         try sender.checkOutputs(file: file, others: outputs.planned + outputs.stale)
     }
 
-    /// Checks, sends the file, and writes its links.
+    /// Checks, sends the file, and writes its links. With links, the send's state stays until they
+    /// are written: a rerun after a kill among them finds the descriptions and links its own, and
+    /// writes the links again.
     public func send(file: String, events: @escaping TransferEventHandler = { _ in }) async throws -> (TransferSender.Result, [Link]) {
         try check(file: file)
-        let sent = try await sender.send(file: file, events: events)
-        return (sent, try await make(for: sent, file: file, events: events))
+        guard !kinds.isEmpty else { return (try await sender.send(file: file, events: events), []) }
+        let linking = sender.keepingWorkFolder()
+        let resumed = linking.ownsOutputs(file: file)
+        let sent = try await linking.send(file: file, events: events)
+        let links: [Link]
+        if sent.alreadySent, let done = existing(for: sent, file: file) {
+            links = done
+        } else {
+            links = try await make(for: sent, file: file, events: events, replacingOwn: resumed)
+        }
+        CrashPoint.reach("transfer-send-linked")
+        if !sender.options.keepsWorkFolder {
+            try? Folders.remove(try linking.workFolder(for: file))
+            CrashPoint.reach("transfer-send-linked-work-removed")
+        }
+        return (sent, links)
+    }
+
+    /// The links a completed send left, every one this send writes, when all are there and none
+    /// of an earlier send is (see `existingLink`).
+    func existing(for sent: TransferSender.Result, file: String) -> [Link]? {
+        guard outputs(for: file).stale.isEmpty else { return nil }
+        var links: [Link] = []
+        for (index, path) in sent.recipientDescriptions.enumerated() {
+            guard let description = try? FileDescription.load(path) else { return nil }
+            for kind in kinds {
+                guard let link = existingLink(kind, recipient: index + 1, description: description, path: path, file: file) else { return nil }
+                links.append(link)
+            }
+        }
+        return links
+    }
+
+    /// The link of `kind` for recipient description `path`, when its file is there (a regular file
+    /// of one line) and carries that description: a web link, and a simplex link without a
+    /// redirect, are exactly the ones the description gives (they are deterministic); a redirected
+    /// simplex link carries a redirect to this description's size and digest, whose sender
+    /// description is beside it (it cancels the redirect).
+    func existingLink(_ kind: Kind, recipient: Int, description: FileDescription, path: String, file: String) -> Link? {
+        let folder = sender.options.descriptionFolder
+        let linkFile = Self.linkFile(folder: folder, file: file, recipient: recipient, kind: kind)
+        guard let st = POSIXFile.linkStatus(linkFile), (st.st_mode & S_IFMT) == S_IFREG,
+              let bytes = try? FileBytes.read(linkFile, limit: 1 << 20), let text = String(validating: bytes, as: UTF8.self),
+              text.hasSuffix("\n"), !text.dropLast().contains("\n") else { return nil }
+        let link = String(text.dropLast())
+        var redirectSender: String?
+        switch kind {
+        case .web:
+            guard (try? FileDescriptionLink.webLink(description)) == link else { return nil }
+        case .simplex where FileDescriptionLink.needsRedirect(description):
+            let senderPath = Self.redirectSenderDescription(folder: folder, file: file, recipient: recipient)
+            guard let redirect = try? FileDescriptionLink.parse(link).description,
+                  redirect.redirect == FileDescription.Redirect(size: description.size, digest: description.digest),
+                  let cancels = try? FileDescription.load(senderPath), cancels.party == .sender,
+                  cancels.digest == redirect.digest, cancels.key == redirect.key else { return nil }
+            redirectSender = senderPath
+        case .simplex:
+            guard FileDescriptionLink.simplexLink(description) == link else { return nil }
+        }
+        return Link(recipientDescription: path, kind: kind, link: link, file: linkFile, redirectSenderDescription: redirectSender)
     }
 
     /// Writes the links of a completed send (sending a redirect for each simplex link that needs one),
-    /// then removes the outputs of an earlier send that this one did not write.
-    public func make(for sent: TransferSender.Result, file: String, events: @escaping TransferEventHandler = { _ in }) async throws -> [Link] {
+    /// then removes the outputs of an earlier send that this one did not write. `replacingOwn`: the
+    /// outputs there are this send's (a rerun of it), and are written again.
+    public func make(for sent: TransferSender.Result, file: String, events: @escaping TransferEventHandler = { _ in },
+                     replacingOwn: Bool = false) async throws -> [Link] {
         let folder = sender.options.descriptionFolder
         let outputs = outputs(for: file)
         // Checked before the upload; again here, for files that appeared meanwhile.
-        try sender.options.outputPolicy.check(outputs.planned + outputs.stale)
+        if !replacingOwn { try sender.options.outputPolicy.check(outputs.planned + outputs.stale) }
         // The redirect's own transfer events would read as a second send: only its warnings pass.
         let redirectEvents: TransferEventHandler = { event in
             if case .sndFileWarning = event { events(event) }
@@ -110,6 +174,14 @@ public struct SendLinks: Sendable {
             let recipient = index + 1
             let description = try FileDescription.load(path)
             for kind in kinds {
+                // A rerun keeps the links its killed run wrote: a redirect sent again would leave
+                // the first one on its server with nothing to cancel it.
+                if replacingOwn, let done = existingLink(kind, recipient: recipient, description: description, path: path, file: file) {
+                    written.insert(done.file)
+                    if let redirect = done.redirectSenderDescription { written.insert(redirect) }
+                    links.append(done)
+                    continue
+                }
                 let text: String
                 var redirectSender: String?
                 switch kind {
@@ -129,6 +201,7 @@ public struct SendLinks: Sendable {
                 }
                 let linkFile = Self.linkFile(folder: folder, file: file, recipient: recipient, kind: kind)
                 try AtomicFileWriter.write(Array((text + "\n").utf8), to: linkFile, mode: 0o600)
+                CrashPoint.reach("transfer-send-link-written")
                 written.insert(linkFile)
                 links.append(Link(recipientDescription: path, kind: kind, link: text, file: linkFile, redirectSenderDescription: redirectSender))
             }

@@ -46,12 +46,18 @@ public struct TransferSender: Sendable {
         /// Chunks uploaded by this run (a resumed run skips the finished ones).
         public let chunksUploaded: Int
         public let chunks: Int
+        /// An earlier run sent this very file and wrote these descriptions, then was killed before
+        /// it removed all its work: nothing was sent or written (see `completedSend`).
+        public var alreadySent = false
     }
 
     /// Chunk i goes to relay i mod count: spread over the servers like SimpleX's agent spreads them
     /// (it picks at random), but the same for a rerun, so that a resumed send finds its chunks.
     public let relays: [any ChunkRelay]
-    public let options: Options
+    public private(set) var options: Options
+    /// What `completedSend` found for a version of a file, so a check before the send and the
+    /// send itself encrypt the file once between them.
+    let completedSends = CompletedSendMemo()
     /// An interrupted send older than this starts over instead of resuming: half the relays' default
     /// expiry, so chunks uploaded by the first run are still there when the last one is sent.
     public static let resumeWindow: TimeInterval = 24 * 3600
@@ -64,6 +70,13 @@ public struct TransferSender: Sendable {
 
     public init(relay: any ChunkRelay, options: Options) {
         self.init(relays: [relay], options: options)
+    }
+
+    /// The same sender (sharing what it found), leaving its work folder for the caller to remove.
+    func keepingWorkFolder() -> TransferSender {
+        var copy = self
+        copy.options.keepsWorkFolder = true
+        return copy
     }
 
     /// The relay of chunk `index` (0-based).
@@ -116,8 +129,19 @@ public struct TransferSender: Sendable {
     /// before it was killed (see `writtenByThisSend`), which its rerun finishes.
     public func checkOutputs(file: String, others: [String] = []) throws {
         let file = Path.absolute(file)
+        if ownsOutputs(file: file) { return }
+        let described = completedSend(file: file) != nil
+        try options.outputPolicy.check((described ? [] : descriptionPaths(for: file).all) + others)
+    }
+
+    /// Whether the outputs of a send of `file` are those of this very send, which its rerun
+    /// finishes: its state is complete and its descriptions are there or absent, each exactly what
+    /// it writes (`writtenByThisSend`). What a caller wrote beside them after the first check
+    /// (links) is then this send's work too: the first run refused any that were there.
+    public func ownsOutputs(file: String) -> Bool {
+        let file = Path.absolute(file)
         let state = (try? POSIXFile.status(file)).flatMap { st in (try? resumableState(file: file, status: st, warn: { _ in })) ?? nil }
-        try options.outputPolicy.check((writtenByThisSend(state, file: file) ? [] : descriptionPaths(for: file).all) + others)
+        return writtenByThisSend(state, file: file)
     }
 
     private func run(file: String, events: @escaping TransferEventHandler) async throws -> Result {
@@ -132,6 +156,11 @@ public struct TransferSender: Sendable {
         let work = try workFolder(for: file)
         let statePath = Path.join(work, "state.json")
         var state = try resumableState(file: file, status: st, warn: { events(.sndFileWarning(warning: $0)) })
+        if state == nil, let done = completedSend(file: file) {
+            events(.sndFileStart(fileName: FileNameBytes.text(Path.basename(file)), fileSize: size, encryptedSize: done.encryptedSize, chunks: done.chunks))
+            events(.sndFileCompleteXFTP(senderDescription: done.senderDescription, recipientDescriptions: done.recipientDescriptions))
+            return done
+        }
         // Where the descriptions go is checked before anything is uploaded. Those this very send
         // wrote before a kill (its state is complete, and they are byte for byte what it writes)
         // are not in the way: the rerun finishes it.
@@ -181,7 +210,10 @@ public struct TransferSender: Sendable {
         let final = await store.state
         let (senderPath, recipientPaths) = try writeDescriptions(final, file: file)
         events(.sndFileCompleteXFTP(senderDescription: senderPath, recipientDescriptions: recipientPaths))
-        if !options.keepsWorkFolder { try? Folders.remove(work) }
+        if !options.keepsWorkFolder {
+            try? Folders.remove(work)
+            CrashPoint.reach("transfer-send-work-removed")
+        }
         return Result(senderDescription: senderPath, recipientDescriptions: recipientPaths, encryptedSize: total,
                       chunksUploaded: uploads, chunks: final.sizes.count)
     }

@@ -13,7 +13,9 @@ struct TransferSendCommand: ParsableCommand {
         while a server is unreachable. An interrupted send (killed, server gone) is resumed by running \
         the same command again: chunks already on their server are not sent again. Descriptions are written with mode 0600 as \
         <file>.sender.yaml and <file>.recipient-N.yaml; descriptions already there (an earlier send's) \
-        are refused before anything is uploaded, unless --force. --link simplex and --link web (either or \
+        are refused before anything is uploaded, unless --force; but when they, and the links asked for, \
+        are those of a send of this very file that finished in the last 24 h (the file, encrypted again \
+        with their key, gives the digest they record), the send was done: nothing is sent or written. --link simplex and --link web (either or \
         both) also write each recipient description as a link, as SimpleX makes them, into \
         <file>.recipient-N.simplex-link.txt and <file>.recipient-N.web-link.txt (0600, refused and replaced \
         like the descriptions): simplex:/file#/?desc=… (through a redirect when the description is more \
@@ -78,8 +80,15 @@ struct TransferSendCommand: ParsableCommand {
         guard !global.quiet else { return }
         let out = ConsoleOutput.standardOutput
         let skipped = result.chunks - result.chunksUploaded
-        out.writeLine("sent \(Path.basename(file)): \(ByteCount.format(result.encryptedSize)) encrypted in \(result.chunks) chunk(s) to \(chosen.map(\.address.description).joined(separator: ", ")) "
-            + "in \(String(format: "%.2f", seconds)) s" + (skipped > 0 ? " (\(skipped) already there from an earlier run)" : ""))
+        if result.alreadySent {
+            // A rerun of a send that finished before it was killed: its descriptions are checked
+            // against the file (encrypted again, same digest), and nothing is sent or written.
+            out.writeLine("already sent \(Path.basename(file)): the descriptions there are of this very file (its encryption gives the digest they record), "
+                + "\(ByteCount.format(result.encryptedSize)) in \(result.chunks) chunk(s) to \(chosen.map(\.address.description).joined(separator: ", ")); nothing was sent or written")
+        } else {
+            out.writeLine("sent \(Path.basename(file)): \(ByteCount.format(result.encryptedSize)) encrypted in \(result.chunks) chunk(s) to \(chosen.map(\.address.description).joined(separator: ", ")) "
+                + "in \(String(format: "%.2f", seconds)) s" + (skipped > 0 ? " (\(skipped) already there from an earlier run)" : ""))
+        }
         out.writeLine("sender description (keep it; it cancels the transfer): \(result.senderDescription)")
         for path in result.recipientDescriptions { out.writeLine("recipient description: \(path)") }
         // The first recipient's web link goes last, as the xftp CLI prints it.

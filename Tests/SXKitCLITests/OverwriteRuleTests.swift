@@ -43,11 +43,18 @@ import Testing
         #expect(truncate(big, off_t(SimpleXLimits.maxFileSizeXFTPHard + 1)) == 0)
         let hard = try send(big, ["--above-soft-limit"])
         #expect(hard.status == 1 && hard.stderr.contains("MAX_FILE_SIZE_XFTP_HARD"), "\(hard.stderr)")
-        // And the size flag does not replace descriptions of an earlier send.
+        // And the size flag does not replace descriptions of an earlier send: of this very file,
+        // it was sent (nothing is written); of another version, they are refused.
         let small = try dir.write("small.bin", testBytes(300_000, seed: 4))
         #expect(try send(small, []).status == 0)
+        let described = try dir.read("desc/small.bin.sender.yaml")
+        let same = try send(small, ["--above-soft-limit"])
+        #expect(same.status == 0 && same.stdout.contains("already sent small.bin"), "\(same.stdout)\(same.stderr)")
+        #expect(try dir.read("desc/small.bin.sender.yaml") == described)
+        _ = try dir.write("small.bin", testBytes(300_000, seed: 5))
         let again = try send(small, ["--above-soft-limit"])
         #expect(again.status == 1 && again.stderr.contains("small.bin.sender.yaml' and 1 more output(s) already exist"), "\(again.stderr)")
+        #expect(try dir.read("desc/small.bin.sender.yaml") == described)
         #expect(try send(small, ["--force"]).status == 0)
     }
 

@@ -69,24 +69,14 @@ extension TransferSender {
             && a.redirect == b.redirect && a.chunks.map(\.size) == b.chunks.map(\.size) && a.chunks.map(\.digest) == b.chunks.map(\.digest)
     }
 
-    /// SHA-512 of `file` encrypted for transfer, nil when it cannot be read or does not encrypt to
-    /// `encryptedSize` bytes (it changed, or it is not the file described).
+    /// SHA-512 of `file` encrypted for transfer (`TransferEncryption.stream`, which also refuses a
+    /// file that changed while read), nil when it cannot be read or does not encrypt to
+    /// `encryptedSize` bytes (it is not the file described).
     private static func encryptedDigest(file: String, header: TransferFileHeader, args: CryptoFileArgs, encryptedSize: Int64) -> [UInt8]? {
-        guard let st = try? POSIXFile.status(file),
-              ChunkPlan(contentSize: Int64(st.st_size), header: header).encryptedSize == encryptedSize else { return nil }
-        let hasher = EncryptedFileHasher()
-        guard let written = try? TransferFileCrypto.encrypt(file: file, header: header, encryptedSize: encryptedSize, args: args,
-                                                            sink: { hasher.update($0) }),
-              written == Int64(st.st_size) else { return nil }
-        return hasher.finish()
+        guard let encrypted = try? TransferEncryption.stream(file: file, header: header, args: args, onChunk: { _, _, _ in }),
+              encrypted.plan.encryptedSize == encryptedSize else { return nil }
+        return encrypted.fileDigest
     }
-}
-
-/// SHA-512 fed from the encryption's one thread (the sink is called in order, never concurrently).
-private final class EncryptedFileHasher: @unchecked Sendable {
-    private var digest = SHA512Digest()
-    func update(_ bytes: UnsafeRawBufferPointer) { digest.update(bytes) }
-    func finish() -> [UInt8] { digest.finish() }
 }
 
 /// `completedSend`'s answers by file version (path, size, modification time), for one sender.

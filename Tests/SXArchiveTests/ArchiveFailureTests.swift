@@ -4,7 +4,7 @@ import SXTestSupport
 import Testing
 
 /// The typed archive failures: each case's sentence is built once, and its remedy follows its case.
-@Suite struct ArchiveFailureTests {
+@Suite(.ownThreads) struct ArchiveFailureTests {
     @Test(arguments: [
         (ArchiveFailure.notAZip(path: "/a.zip", reason: .empty), "'/a.zip' is empty (0 bytes), not a ZIP archive"),
         (.notAZip(path: "/a.zip", reason: .noZipSignature), "'/a.zip' is not a ZIP archive"),

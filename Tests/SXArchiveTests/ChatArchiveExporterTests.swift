@@ -6,7 +6,7 @@ import SXSample
 import SXTestSupport
 import Testing
 
-@Suite struct ChatArchiveExporterTests {
+@Suite(.ownThreads) struct ChatArchiveExporterTests {
     let passphrase = SampleDataDirectory.defaultPassphrase
 
     @Test func sampleExportIsReadByOtherToolsAndExtractsByteIdentical() throws {

@@ -2,8 +2,9 @@ import Foundation
 import SXArchive
 import SXCore
 import Testing
+import SXTestSupport
 
-@Suite struct ChatArchiveLayoutTests {
+@Suite(.ownThreads) struct ChatArchiveLayoutTests {
     @Test func layoutNamesRoundTrip() {
         let entries: [ChatArchiveEntry] = [.chatDatabase, .agentDatabase, .file(name: "IMG_1.jpg"), .wallpaper(name: "w.png")]
         for entry in entries {

@@ -6,7 +6,7 @@ import Testing
 
 /// Every hostile or broken archive is refused whole, by import and by verify, with a sentence naming
 /// the problem — and the data directory stays byte-identical, nothing is left in the temp folder.
-@Suite struct HostileArchiveTests {
+@Suite(.ownThreads) struct HostileArchiveTests {
     /// Imports `archive`, expecting a refusal whose message contains every word of `words`.
     func expectRefused(_ body: String, _ words: [String], limits: ArchiveLimits = ArchiveLimits(), verifyToo: Bool = true,
                        sourceLocation: SourceLocation = #_sourceLocation) throws {

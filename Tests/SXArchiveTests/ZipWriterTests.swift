@@ -7,7 +7,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite struct ZipWriterTests {
+@Suite(.ownThreads) struct ZipWriterTests {
     /// Writes entries named `entry-N` with `body(N)` as content.
     func writeZip(_ path: String, count: Int, method: ZipMethod = .stored, body: (Int) -> [UInt8]) throws {
         let fd = try POSIXFile.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)

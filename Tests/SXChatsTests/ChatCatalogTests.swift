@@ -8,7 +8,7 @@ import SXTestSupport
 
 /// `chats list`'s reader against the sample profile: its counts are the `sqlcipher` shell's, it
 /// changes nothing, and it marks what the apps hide.
-@Suite struct ChatCatalogTests {
+@Suite(.ownThreads) struct ChatCatalogTests {
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
     func sample(_ folder: TempFolder, walMode: Bool = false) throws -> SampleDataDirectory {

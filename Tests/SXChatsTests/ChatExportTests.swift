@@ -8,7 +8,7 @@ import SXTestSupport
 
 /// `chats export` in the library: transcripts for every chat, a manifest whose hashes `sha256sum`
 /// confirms, nothing changed in the profile, outputs never replaced unasked.
-@Suite struct ChatExportTests {
+@Suite(.ownThreads) struct ChatExportTests {
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
     func sample(_ folder: TempFolder) throws -> SampleDataDirectory {

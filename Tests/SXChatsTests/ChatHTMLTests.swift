@@ -11,7 +11,7 @@ import SXTestSupport
 /// anything on the network, and, in a real browser (headless Chromium, the peer the bootstrap
 /// installs), that a stored `<script>` does not run, that loading every page of the sample makes
 /// no network request, and that the screenshot of a page shows its picture.
-@Suite(.serialized) struct ChatHTMLTests {
+@Suite(.ownThreads, .serialized) struct ChatHTMLTests {
     static let passphrase = SampleDataDirectory.defaultPassphrase
     static let hostile = #"<script>document.title='pwned'</script><img src=x onerror="document.title='pwned'">"#
 

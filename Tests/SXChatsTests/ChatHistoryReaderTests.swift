@@ -8,7 +8,7 @@ import SXTestSupport
 
 /// One chat's items as the history shows them, from rows written here the way the core writes them
 /// (simplex-chat `chat_schema.sql` columns) over the sample's own varied history.
-@Suite struct ChatHistoryReaderTests {
+@Suite(.ownThreads) struct ChatHistoryReaderTests {
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
     struct Fixture {

@@ -6,7 +6,7 @@ import SXTestSupport
 
 /// `item_content` as the core stores it, written out by hand from simplex-chat's `CIContent.hs`
 /// (`DBJSONCIContent`, single-field JSON) and `Protocol.hs` (`MsgContent`), not by sxkit.
-@Suite struct ChatItemContentTests {
+@Suite(.ownThreads) struct ChatItemContentTests {
     @Test("messages of every type, sent and received")
     func messages() {
         #expect(ChatItemContent.parse(#"{"sndMsgContent":{"msgContent":{"type":"text","text":"hi"}}}"#)
@@ -69,7 +69,7 @@ import SXTestSupport
 
 
 /// The sample profile stores its items in the core's form, and holds what real conversations hold.
-@Suite struct SampleItemContentTests {
+@Suite(.ownThreads) struct SampleItemContentTests {
     @Test("every sample item reads as a known kind in the stored form; the history has every state, over months")
     func everySampleItemIsKnownAndEveryStateOccurs() throws {
         let folder = try TempFolder("sxkit-chats")

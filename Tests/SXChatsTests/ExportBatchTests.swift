@@ -1,8 +1,9 @@
 import Testing
+import SXTestSupport
 @testable import SXChats
 
 /// How an export's chats are shared between threads and cut into batches read side by side.
-@Suite struct ExportBatchTests {
+@Suite(.ownThreads) struct ExportBatchTests {
     @Test("chats shared by item count, largest first to the lightest thread; batches capped; every chat exactly once")
     func batches() {
         let items: [Int64] = [10, 500, 40, 300, 300, 1, 0, 250]

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import SXTestSupport
 @testable import SXChats
 
 /// The hand-written JSON lines are exactly what `JSONEncoder` (sorted keys, slashes unescaped)
 /// writes for the same fields: every field set, and strings with everything that needs escaping.
-@Suite struct JSONLineTextTests {
+@Suite(.ownThreads) struct JSONLineTextTests {
     static let strings = [
         "plain", "", "quote \" and backslash \\ and slash /", "tab\tnew\nline\rreturn", "\u{08}\u{0C}\u{01}\u{1F}\u{7F}",
         "مرحبا 👋🏽 שלום", "line\u{2028}separator\u{2029}", "<script>alert(1)</script> & 'x'", "é\u{301} combining", "\u{0}nul",

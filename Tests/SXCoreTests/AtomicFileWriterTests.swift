@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("AtomicFileWriter")
+@Suite("AtomicFileWriter", .ownThreads)
 struct AtomicFileWriterTests {
     @Test func commitReplacesContentAndLeavesNoTempFile() throws {
         let tmp = try TempFolder()
@@ -195,7 +195,7 @@ struct AtomicFileWriterTests {
 
 /// A real full file system: a 64 KiB tmpfs. Needs permission to mount; without it there is nothing
 /// to test and the test returns early.
-@Suite("AtomicFileWriter on a full file system", .serialized)
+@Suite("AtomicFileWriter on a full file system", .ownThreads, .serialized)
 struct AtomicFileWriterFullDiskTests {
     private static func run(_ tool: String, _ arguments: [String]) -> Bool {
         let process = Process()

@@ -1,7 +1,8 @@
 import SXCore
 import Testing
+import SXTestSupport
 
-@Suite("ByteCount")
+@Suite("ByteCount", .ownThreads)
 struct ByteCountTests {
     @Test func bytesBelowOneKiB() {
         #expect(ByteCount.format(0) == "0 B")

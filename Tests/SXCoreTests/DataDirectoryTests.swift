@@ -33,7 +33,7 @@ private struct FakeHome {
     }
 }
 
-@Suite("DataDirectory.resolve")
+@Suite("DataDirectory.resolve", .ownThreads)
 struct DataDirectoryResolveTests {
     @Test func explicitFolderWinsOverEnvironmentAndWellKnownLocations() throws {
         let fake = try FakeHome()
@@ -138,7 +138,7 @@ struct DataDirectoryResolveTests {
     }
 }
 
-@Suite("DataDirectory layouts")
+@Suite("DataDirectory layouts", .ownThreads)
 struct DataDirectoryLayoutTests {
     @Test func desktopIsDetectedByItsFilesOrAssetsFolder() throws {
         let tmp = try TempFolder()

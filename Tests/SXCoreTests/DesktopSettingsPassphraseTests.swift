@@ -5,7 +5,7 @@ import Testing
 
 /// Finding the desktop app's settings for a data directory, and keeping its stored passphrase in
 /// step with a passphrase change as the app does.
-@Suite("DesktopSettingsPassphrase")
+@Suite("DesktopSettingsPassphrase", .ownThreads)
 struct DesktopSettingsPassphraseTests {
     static let old = SecretBytes(Array("old pass=word".utf8))
     static let new = SecretBytes(Array("new ünïcode passphrase".utf8))

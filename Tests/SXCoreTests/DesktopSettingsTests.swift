@@ -3,7 +3,7 @@ import SXCore
 import SXTestSupport
 import Testing
 
-@Suite("DesktopSettings")
+@Suite("DesktopSettings", .ownThreads)
 struct DesktopSettingsTests {
     @Test func parsesWhatPropertiesStoreWrites() {
         // The shape of a real settings.properties: a date comment, escaped `=` and `:` in values.

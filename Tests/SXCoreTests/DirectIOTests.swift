@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("Direct I/O (around the page cache)")
+@Suite("Direct I/O (around the page cache)", .ownThreads)
 struct DirectIOTests {
     /// /var/tmp is a disk file system here (ext4); /dev/shm is tmpfs, which takes O_DIRECT on recent
     /// kernels and refuses it on older ones: both paths must keep every byte.

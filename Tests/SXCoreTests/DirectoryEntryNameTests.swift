@@ -3,10 +3,11 @@ import Glibc
 #endif
 import SXCore
 import Testing
+import SXTestSupport
 
 /// `readdir` entries are only as long as their names: a name must be read up to its NUL and no
 /// further (found by the fuzz runs: copying `d_name` whole read past glibc's buffer).
-@Suite struct DirectoryEntryNameTests {
+@Suite(.ownThreads) struct DirectoryEntryNameTests {
     @Test func aNameIsReadUpToItsNULEvenWhenTheEntryEndsAtAnUnreadablePage() throws {
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
         let memory = try #require(mmap(nil, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0))

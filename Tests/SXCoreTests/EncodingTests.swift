@@ -1,8 +1,9 @@
 import Foundation
 import SXCore
 import Testing
+import SXTestSupport
 
-@Suite("Hex")
+@Suite("Hex", .ownThreads)
 struct HexTests {
     @Test func encodesLowercase() {
         #expect(Hex.encode([0x00, 0x01, 0x7F, 0x80, 0xAB, 0xFF]) == "00017f80abff")
@@ -30,7 +31,7 @@ struct HexTests {
     }
 }
 
-@Suite("Base64URL")
+@Suite("Base64URL", .ownThreads)
 struct Base64URLTests {
     @Test func encodesWithTheURLAlphabetAndPadding() {
         #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8=")
@@ -80,7 +81,7 @@ struct Base64URLTests {
     }
 }
 
-@Suite("SecretBytes")
+@Suite("SecretBytes", .ownThreads)
 struct SecretBytesTests {
     @Test func holdsACopyOfTheBytes() {
         var source: [UInt8] = [1, 2, 3, 4]
@@ -139,7 +140,7 @@ struct SecretBytesTests {
     }
 }
 
-@Suite struct ByteSizeTests {
+@Suite(.ownThreads) struct ByteSizeTests {
     @Test func parsesCoreutilsStyleSizes() {
         #expect(ByteSize.parse("261120") == 261_120)
         #expect(ByteSize.parse("255K") == 261_120)

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("Errors and small-file reads")
+@Suite("Errors and small-file reads", .ownThreads)
 struct ErrorTests {
     @Test func fileSystemErrorReadsAsASentence() {
         let error = FileSystemError("open", path: "/x/y", code: ENOENT)

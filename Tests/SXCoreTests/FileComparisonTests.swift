@@ -3,7 +3,7 @@ import SXCore
 import SXTestSupport
 import Testing
 
-@Suite("Comparing two files byte for byte")
+@Suite("Comparing two files byte for byte", .ownThreads)
 struct FileComparisonTests {
     /// Bytes over several 1 MiB reads, so that a difference past the first read is seen.
     static let bytes = (0..<((3 << 20) + 17)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) }

@@ -1,7 +1,9 @@
 import SXCore
 import Testing
+import SXTestSupport
 
 /// File names as bytes carried in Strings: one to one, and shown escaped.
+@Suite(.ownThreads)
 struct FileNameBytesTests {
     @Test(arguments: [
         Array("plain.jpg".utf8), Array("café.jpg".utf8), [0x63, 0x61, 0x66, 0xE9, 0x2E, 0x6A],

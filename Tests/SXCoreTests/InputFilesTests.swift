@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("InputFiles.expand")
+@Suite("InputFiles.expand", .ownThreads)
 struct InputFilesTests {
     /// top/a.txt, top/sub/b.bin, top/sub/deeper/c, plus a temp leftover and links.
     private func tree() throws -> TempFolder {

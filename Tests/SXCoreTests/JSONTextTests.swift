@@ -1,8 +1,9 @@
 import Foundation
 import SXCore
 import Testing
+import SXTestSupport
 
-@Suite("JSONText")
+@Suite("JSONText", .ownThreads)
 struct JSONTextTests {
     @Test func plainTextIsQuoted() {
         #expect(JSONText.quote("") == "\"\"")

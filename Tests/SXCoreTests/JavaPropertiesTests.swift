@@ -1,10 +1,11 @@
 import Foundation
 import SXCore
 import Testing
+import SXTestSupport
 
 /// Editing a properties file byte for byte: one key's value replaced or the key removed, every other
 /// byte as it was, values escaped as `Properties.store` escapes them.
-@Suite("JavaProperties")
+@Suite("JavaProperties", .ownThreads)
 struct JavaPropertiesTests {
     func edited(_ text: String, _ edit: (inout JavaProperties) -> Void) -> String {
         var file = JavaProperties(bytes: Array(text.utf8))

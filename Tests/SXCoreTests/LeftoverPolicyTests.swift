@@ -1,8 +1,9 @@
 import Testing
+import SXTestSupport
 import SXCore
 
 /// The one rule for a previous run's leftovers: settle, refuse, or warn.
-@Suite struct LeftoverPolicyTests {
+@Suite(.ownThreads) struct LeftoverPolicyTests {
     struct Found: OperationLeftovers {
         static let operation = InterruptedOperation.archiveImport
         var journal: String? = "/data/simplex_v1.import-journal"

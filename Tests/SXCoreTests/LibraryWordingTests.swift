@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import SXTestSupport
 
 /// Library modules never name a CLI flag or command in what they say (errors, notes, findings): the
 /// CLI words a `Remedy` with its own flags, so renaming a flag cannot leave a stale name behind.
-@Suite("Library wording")
+@Suite("Library wording", .ownThreads)
 struct LibraryWordingTests {
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources").path

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite("One overwrite rule, output folders, and errors in words")
+@Suite("One overwrite rule, output folders, and errors in words", .ownThreads)
 struct OutputPolicyTests {
     @Test func refusesEveryExistingOutputAndNamesThem() throws {
         let dir = try TempFolder()

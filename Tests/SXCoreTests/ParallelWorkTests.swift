@@ -2,8 +2,9 @@ import Foundation
 import SXCore
 import Synchronization
 import Testing
+import SXTestSupport
 
-@Suite("ParallelWork")
+@Suite("ParallelWork", .ownThreads)
 struct ParallelWorkTests {
     @Test func forEachVisitsEveryIndexExactlyOnce() {
         let counts = Mutex([Int](repeating: 0, count: 1000))

@@ -6,7 +6,7 @@ import Testing
 private func text(_ secret: SecretBytes) -> String { String(decoding: secret.copyBytes(), as: UTF8.self) }
 
 /// `--passphrase-command`: what the command prints is the passphrase, as restic's `--password-command`.
-@Suite struct PassphraseCommandTests {
+@Suite(.ownThreads) struct PassphraseCommandTests {
     @Test func outputIsThePassphraseWithoutOneTrailingNewline() throws {
         #expect(text(try PassphraseCommand.run("printf '%s\\n' 'it'\"'\"'s a pass'")) == "it's a pass")
         #expect(text(try PassphraseCommand.run("printf 'two\\n\\n'")) == "two\n", "only one newline is taken off")
@@ -65,7 +65,7 @@ private func text(_ secret: SecretBytes) -> String { String(decoding: secret.cop
 }
 
 /// Where the prompt is shown: the controlling terminal whenever there is one, even when stdin is a pipe.
-@Suite struct TerminalChoiceTests {
+@Suite(.ownThreads) struct TerminalChoiceTests {
     @Test func theControllingTerminalIsUsedWhenStdinIsAPipe() {
         #expect(TerminalPrompter.choose(hasControllingTerminal: true, stdinTerminal: nil)?.path == "/dev/tty")
         #expect(TerminalPrompter.choose(hasControllingTerminal: true, stdinTerminal: "/dev/pts/3")?.path == "/dev/tty")

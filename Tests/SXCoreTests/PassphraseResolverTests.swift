@@ -12,7 +12,7 @@ private let unreachableTerminal = TerminalPrompter(path: "/nonexistent/sxkit-tes
 
 private func text(_ secret: SecretBytes) -> String { String(decoding: secret.copyBytes(), as: UTF8.self) }
 
-@Suite("PassphraseResolver precedence")
+@Suite("PassphraseResolver precedence", .ownThreads)
 struct PassphraseResolverPrecedenceTests {
     @Test func explicitFileWinsOverEverything() throws {
         let tmp = try TempFolder()
@@ -169,7 +169,7 @@ struct PassphraseResolverPrecedenceTests {
     }
 }
 
-@Suite("Passphrase files")
+@Suite("Passphrase files", .ownThreads)
 struct PassphraseFileTests {
     private func read(_ bytes: [UInt8]) throws -> [UInt8] {
         let tmp = try TempFolder()

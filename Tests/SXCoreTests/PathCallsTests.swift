@@ -9,7 +9,7 @@ import Testing
 /// The String-path libc calls of `PathCalls.swift`, called from outside SXCore as every module calls
 /// them: a name that is not UTF-8 reaches the kernel as its bytes. Each result is checked through a
 /// C call given the bytes directly, and against what Swift's own String bridging would have opened.
-@Suite struct PathCallsTests {
+@Suite(.ownThreads) struct PathCallsTests {
     /// `folder/<name bytes>` as the carried String and as the raw bytes.
     static func latin1(_ folder: String, _ stem: String) -> (carried: String, raw: [UInt8]) {
         let raw = Array((folder + "/" + stem).utf8) + [0xE9]

@@ -1,7 +1,8 @@
 import SXCore
 import Testing
+import SXTestSupport
 
-@Suite("Path")
+@Suite("Path", .ownThreads)
 struct PathTests {
     @Test func absoluteNormalisesDotsAndSlashes() {
         #expect(Path.absolute("/a/./b/../c") == "/a/c")

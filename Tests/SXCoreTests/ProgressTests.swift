@@ -1,6 +1,7 @@
 import Foundation
 @testable import SXCore
 import Testing
+import SXTestSupport
 
 private func snapshot(items: Int = 0, of itemsTotal: Int? = nil, bytes: Int64 = 0, ofBytes bytesTotal: Int64? = nil,
                       elapsed: Double = 0, label: String = "work") -> ProgressSnapshot {
@@ -8,7 +9,7 @@ private func snapshot(items: Int = 0, of itemsTotal: Int? = nil, bytes: Int64 = 
                      elapsedSeconds: elapsed)
 }
 
-@Suite("ProgressSnapshot")
+@Suite("ProgressSnapshot", .ownThreads)
 struct ProgressSnapshotTests {
     @Test func fractionPrefersBytesOverItems() {
         #expect(snapshot(items: 1, of: 10, bytes: 750, ofBytes: 1000).fraction == 0.75)
@@ -59,7 +60,7 @@ struct ProgressSnapshotTests {
     }
 }
 
-@Suite("ProgressTracker")
+@Suite("ProgressTracker", .ownThreads)
 struct ProgressTrackerTests {
     @Test func countsFromManyThreads() {
         let tracker = ProgressTracker(label: "batch", itemsTotal: 1000, bytesTotal: 3000)
@@ -101,7 +102,7 @@ struct ProgressTrackerTests {
     }
 }
 
-@Suite("ProgressPhases")
+@Suite("ProgressPhases", .ownThreads)
 struct ProgressPhasesTests {
     @Test func followsThePhaseThatStartedLast() {
         let download = ProgressTracker(label: "receive"), decrypt = ProgressTracker(label: "decrypt"), load = ProgressTracker(label: "import")

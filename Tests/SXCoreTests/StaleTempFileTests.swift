@@ -3,7 +3,7 @@ import SXCore
 import SXTestSupport
 import Testing
 
-@Suite("Stale temp files and data-directory names")
+@Suite("Stale temp files and data-directory names", .ownThreads)
 struct StaleTempFileTests {
     @Test func aDeadWritersTempFileIsStaleAndALiveOnesIsNot() throws {
         let tmp = try TempFolder()

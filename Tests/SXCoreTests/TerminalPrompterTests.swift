@@ -2,6 +2,7 @@ import Foundation
 import SXCore
 import Synchronization
 import Testing
+import SXTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -108,7 +109,7 @@ private final class PseudoTerminal: Sendable {
     }
 }
 
-@Suite("TerminalPrompter on a pseudo-terminal")
+@Suite("TerminalPrompter on a pseudo-terminal", .ownThreads)
 struct TerminalPrompterTests {
     @Test func readsALineWithoutEchoAndShowsThePrompt() throws {
         let tty = try PseudoTerminal()

@@ -6,6 +6,7 @@ import SXTestSupport
 
 /// The vectors (Tests/Fixtures/vectors/cryptofile.json, computed with SimpleX's key schedule independently of
 /// sxkit) pin the CryptoFile format byte for byte.
+@Suite(.ownThreads)
 struct CryptoFileVectorTests {
     struct Case: Decodable {
         let name: String

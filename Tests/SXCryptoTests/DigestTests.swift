@@ -1,8 +1,10 @@
 import Testing
+import SXTestSupport
 import SXCore
 @testable import SXCrypto
 
 /// SHA-256 and SHA-512 (OpenSSL's): the FIPS 180 examples, streaming in odd pieces, and value semantics.
+@Suite(.ownThreads)
 struct DigestTests {
     static let abc = Array("abc".utf8)
     static let twoBlocks = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)

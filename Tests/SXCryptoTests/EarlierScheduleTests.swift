@@ -6,6 +6,7 @@ import SXTestSupport
 
 /// CryptoFiles an earlier sxkit wrote (the key used directly): recognised, decrypted, re-encrypted;
 /// SimpleX's own files (made here by libsodium directly) decrypt every way.
+@Suite(.ownThreads)
 struct EarlierScheduleTests {
     let key = SodiumRuntime.randomBytes(count: 32)
     let nonce = SodiumRuntime.randomBytes(count: 24)

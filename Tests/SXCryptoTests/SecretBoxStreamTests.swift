@@ -6,6 +6,7 @@ import SXTestSupport
 
 /// The one secret-box primitive against libsodium called directly (`IndependentSecretBox`), never
 /// against sxkit's own stream code.
+@Suite(.ownThreads)
 struct SecretBoxStreamTests {
     static let sizes = [0, 1, 15, 16, 31, 32, 33, 63, 64, 65, 127, 1000, 65_536 + 7]
 
@@ -70,6 +71,7 @@ struct SecretBoxStreamTests {
 
 /// The repository's copies of the vectors and fixtures are what the tests read; when the steering
 /// repository's `shared/` is beside the checkout, the copies must be identical to it.
+@Suite(.ownThreads)
 struct FixtureCopyTests {
     @Test("Tests/Fixtures holds every vector and fixture file, identical to ../shared when it is there")
     func copiesMatchShared() throws {

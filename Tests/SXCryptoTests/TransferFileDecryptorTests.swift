@@ -4,8 +4,9 @@ import Glibc
 import SXCore
 import SXCrypto
 import Testing
+import SXTestSupport
 
-@Suite struct TransferFileDecryptorTests {
+@Suite(.ownThreads) struct TransferFileDecryptorTests {
     /// The process's virtual size (`/proc/self/statm`, in pages): a leaked buffer stays mapped,
     /// touched or not, whether malloc took it from the heap or mapped it on its own.
     func virtualBytes() throws -> Int {

@@ -1,9 +1,10 @@
 import Testing
+import SXTestSupport
 @testable import SXCrypto
 
 /// The header's name and extra text are read as SimpleX reads them (simplexmq `FileHeader`,
 /// `Types.hs` 66-71: `safeDecodeUtf8`, each stray byte a '?'); bytes written out by hand.
-@Suite struct TransferFileHeaderTests {
+@Suite(.ownThreads) struct TransferFileHeaderTests {
     private func parse(_ bytes: [UInt8]) -> TransferFileHeader.Parse { TransferFileHeader.parse(bytes[...]) }
 
     @Test func utf8NamesAreReadAsTheyAre() throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// The connection settings of simplexmq's `connectDB` (Agent/Store/SQLite.hs:114-121): what they set,
 /// that they leave the rollback journal alone, and that a wrong key still reads as a wrong key.
-@Suite("ChatCoreSettings")
+@Suite("ChatCoreSettings", .ownThreads)
 struct ChatCoreSettingsTests {
     @Test func aNewDatabaseGetsTheCoresSettingsAndARollbackJournal() throws {
         let tmp = try TempFolder()
@@ -55,7 +55,7 @@ struct ChatCoreSettingsTests {
 }
 
 /// Where the core's `auto_vacuum = FULL` lands in sxkit's writers: before the first write, not at open.
-@Suite("ChatCoreAutoVacuum")
+@Suite("ChatCoreAutoVacuum", .ownThreads)
 struct ChatCoreAutoVacuumTests {
     @Test func aRefusedMigrationLeavesTheFileAsItWasAndAnAppliedOneMakesItFull() throws {
         let tmp = try TempFolder()

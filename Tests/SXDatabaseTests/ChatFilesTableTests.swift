@@ -7,7 +7,7 @@ import SXSample
 import SXTestSupport
 
 /// The row-by-row reader of the chat DB's `files` table, on a sample with bulk files.
-@Suite struct ChatFilesTableTests {
+@Suite(.ownThreads) struct ChatFilesTableTests {
     @Test func readsEveryRowWithItsCryptoArgumentsAndMatchesTheFilesOnDisk() throws {
         let dir = try TempFolder()
         let sample = try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 10, bulkFiles: 300))

@@ -5,7 +5,7 @@ import SXDatabase
 import SXTestSupport
 import Testing
 
-@Suite("DatabaseConnection")
+@Suite("DatabaseConnection", .ownThreads)
 struct DatabaseConnectionTests {
     static let passphrase = "pa'ss wörd"
 

@@ -4,7 +4,7 @@ import SXDatabase
 import SXTestSupport
 import Testing
 
-@Suite("DatabaseFileKind")
+@Suite("DatabaseFileKind", .ownThreads)
 struct DatabaseFileKindTests {
     @Test func missingAndEmpty() throws {
         let tmp = try TempFolder()

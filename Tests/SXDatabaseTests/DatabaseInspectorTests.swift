@@ -6,7 +6,7 @@ import SXSample
 import SXTestSupport
 
 /// `db inspect` on the sample data directory and on hand-made bad files.
-@Suite struct DatabaseInspectorTests {
+@Suite(.ownThreads) struct DatabaseInspectorTests {
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
     static func sample(_ dir: TempFolder, walMode: Bool = false) throws -> SampleDataDirectory {

@@ -5,7 +5,7 @@ import SXDatabase
 import SXTestSupport
 
 /// The one classifier of the files folder against the chat DB's `files` table.
-@Suite struct FilesFolderClassifierTests {
+@Suite(.ownThreads) struct FilesFolderClassifierTests {
     static let key = [UInt8](repeating: 7, count: 32)
     static let nonce = [UInt8](repeating: 9, count: 24)
 

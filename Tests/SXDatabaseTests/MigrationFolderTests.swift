@@ -3,7 +3,7 @@ import SXDatabase
 import SXTestSupport
 import Testing
 
-@Suite("MigrationFolder")
+@Suite("MigrationFolder", .ownThreads)
 struct MigrationFolderTests {
     func write(_ tmp: TempFolder, _ files: [String: String]) throws {
         for (name, text) in files { try tmp.write(name, Array(text.utf8)) }

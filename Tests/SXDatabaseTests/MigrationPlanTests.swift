@@ -1,8 +1,9 @@
 import SXDatabase
 import Testing
+import SXTestSupport
 
 /// Every branch of the FORMATS §4 comparison.
-@Suite("MigrationPlan")
+@Suite("MigrationPlan", .ownThreads)
 struct MigrationPlanTests {
     let m = TestMigrations.self
 

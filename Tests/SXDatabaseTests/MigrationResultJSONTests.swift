@@ -1,11 +1,12 @@
 import Foundation
 import SXDatabase
 import Testing
+import SXTestSupport
 
 /// DBMigrationResult as the core writes it: the example lines of the extraction notes
 /// (migrations_engine.md §(f), derived from simplexmq `Parsers.hs:120-129` and simplex-chat `Mobile.hs`),
 /// byte for byte through `coreJSON`, and the same values through Codable (keys sorted for comparison).
-@Suite("MigrationResultJSON")
+@Suite("MigrationResultJSON", .ownThreads)
 struct MigrationResultJSONTests {
     static let chat = "/data/simplex_v1_chat.db"
     static let agent = "/data/simplex_v1_agent.db"

@@ -5,7 +5,7 @@ import SXTestSupport
 import Testing
 
 /// The migration engine on real encrypted SQLCipher 4 files.
-@Suite("Migrator")
+@Suite("Migrator", .ownThreads)
 struct MigratorTests {
     let m = TestMigrations.self
     static let passphrase = "migrate'me"
@@ -319,7 +319,7 @@ struct MigratorTests {
 
 /// Migrations known by name only (SimpleX's own, whose SQL sxkit does not carry) are recognised but
 /// never applied: the up is refused before anything changes.
-@Suite("Migrator without SQL")
+@Suite("Migrator without SQL", .ownThreads)
 struct MigratorWithoutSQLTests {
     let m = TestMigrations.self
 
@@ -364,7 +364,7 @@ struct MigratorWithoutSQLTests {
 }
 
 /// The names sxkit carries: SimpleX's lists, in the core's order.
-@Suite("SimpleXMigrations")
+@Suite("SimpleXMigrations", .ownThreads)
 struct SimpleXMigrationsTests {
     @Test func theChatListIsTheStableBuildsHundredAndFiftyTwo() {
         let chat = SimpleXMigrations.chat
@@ -390,7 +390,7 @@ struct SimpleXMigrationsTests {
 }
 
 /// `migrations.ts` as the core writes it (sqlcipher-simple's UTCTime text).
-@Suite("Migration timestamps")
+@Suite("Migration timestamps", .ownThreads)
 struct MigrationTimestampTests {
     @Test func theFractionLosesItsTrailingZerosAndVanishesWhenZero() {
         #expect(MigrationsTable.timestamp(unixSeconds: 1_784_542_272, microseconds: 345_678) == "2026-07-20 10:11:12.345678")

@@ -7,7 +7,7 @@ import Testing
 /// What happens to the old file after a passphrase change: its backup is a hard link, and removing
 /// it erases the salt in place, so the old bytes no longer open with the old passphrase even through
 /// a descriptor that outlived the file's name.
-@Suite("Rekey backup erasure", .enabled(if: sqlcipherShellInstalled, "needs /usr/bin/sqlcipher"))
+@Suite("Rekey backup erasure", .ownThreads, .enabled(if: sqlcipherShellInstalled, "needs /usr/bin/sqlcipher"))
 struct RekeyBackupErasureTests {
     @Test func removedBackupNoLongerOpensWithTheOldPassphrase() throws {
         let dir = try TempFolder()

@@ -7,7 +7,7 @@ import Testing
 
 /// `DatabaseRekey` on a chat + agent pair: data, settings and cipher after each kind of change,
 /// cross-checked with the `sqlcipher` shell; refusals leave every byte as it was.
-@Suite("Database rekey", .enabled(if: sqlcipherShellInstalled, "needs /usr/bin/sqlcipher"))
+@Suite("Database rekey", .ownThreads, .enabled(if: sqlcipherShellInstalled, "needs /usr/bin/sqlcipher"))
 struct RekeyTests {
     /// A data directory with a WAL-mode chat DB (auto_vacuum FULL, user_version 7, an index) and a
     /// rollback-journal agent DB.

@@ -7,7 +7,7 @@ import Testing
 
 /// Cross-checks against the Debian `sqlcipher` shell (SQLCipher 4.6.1): files either side writes
 /// open on the other side with the same passphrase, and only with it.
-@Suite("SQLCipher shell cross-check", .enabled(if: sqlcipherShellInstalled, "needs /usr/bin/sqlcipher"))
+@Suite("SQLCipher shell cross-check", .ownThreads, .enabled(if: sqlcipherShellInstalled, "needs /usr/bin/sqlcipher"))
 struct SQLCipherShellTests {
     @Test func databaseMadeByTheShellOpensWithOurKey() throws {
         let tmp = try TempFolder()

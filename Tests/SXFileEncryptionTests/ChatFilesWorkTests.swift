@@ -9,7 +9,7 @@ import SXSample
 import SXTestSupport
 
 /// The library seams the CLI tests cannot reach: a file that changes while it is being encrypted.
-@Suite struct ChatFilesWorkTests {
+@Suite(.ownThreads) struct ChatFilesWorkTests {
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
     /// Keys per file_id as the chat DB holds them.
@@ -61,7 +61,7 @@ import SXTestSupport
 }
 
 /// The files folder's journal, as builds before the shared journal type wrote it, is still settled.
-@Suite struct ChatFilesJournalTests {
+@Suite(.ownThreads) struct ChatFilesJournalTests {
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
     static func base64url(_ bytes: [UInt8]) -> String {
@@ -98,7 +98,7 @@ import SXTestSupport
 
 /// The files table is read page by page and outcomes are streamed: a path named by several rows
 /// (on different pages, spelled differently) is still one file with one key.
-@Suite struct ChatFilesPagingTests {
+@Suite(.ownThreads) struct ChatFilesPagingTests {
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
     @Test func rowsSharingAFileAcrossPagesGetOneKeyAndOutcomesStream() throws {

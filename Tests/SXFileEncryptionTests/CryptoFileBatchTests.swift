@@ -9,7 +9,7 @@ import Testing
 /// The batch engine over paths, in the library: every output checked with libsodium alone under the
 /// keys the manifest holds (read as plain JSON), and the journal a killed run leaves settled with no
 /// key lost.
-@Suite struct CryptoFileBatchTests {
+@Suite(.ownThreads) struct CryptoFileBatchTests {
     /// A manifest entry as read straight from the JSON (FORMATS §5), not through sxkit's reader.
     struct ManifestEntry: Equatable {
         var filePath: String
@@ -298,7 +298,7 @@ import Testing
 
 /// StagedWrites: nothing is visible until `publish`, a group abandoned before it leaves every
 /// destination as it was, and `publish` puts every staged file in place.
-@Suite struct StagedWritesTests {
+@Suite(.ownThreads) struct StagedWritesTests {
     struct Job: Sendable {
         var index: Int
         var source: String

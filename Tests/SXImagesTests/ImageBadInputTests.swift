@@ -4,7 +4,7 @@ import SXTestSupport
 import Testing
 @testable import SXImages
 
-@Suite("ImageCompressor bad input")
+@Suite("ImageCompressor bad input", .ownThreads)
 struct ImageBadInputTests {
     func reason(_ path: String, _ options: ImageCompressionOptions = .init()) -> ImageError.Reason? {
         do {

@@ -5,7 +5,7 @@ import SXTestSupport
 import Testing
 @testable import SXImages
 
-@Suite("ImageCompressor")
+@Suite("ImageCompressor", .ownThreads)
 struct ImageCompressorTests {
     static let budget = 261_120
 

@@ -7,7 +7,7 @@ import Testing
 @testable import SXImages
 
 /// How big inputs are decoded: libjpeg's DCT scaling for smooth JPEGs, libvips' thumbnail otherwise.
-@Suite("Image decode size")
+@Suite("Image decode size", .ownThreads)
 struct ImageDecodeSizeTests {
     /// A smooth JPEG (few bits a pixel, like an upscaled photograph): a small synthetic picture
     /// enlarged `factor` times, saved at Q 90, optionally with EXIF orientation 6 (turn to view).

@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 @testable import SXImages
 
-@Suite("Image search: samples, budgets, encodes")
+@Suite("Image search: samples, budgets, encodes", .ownThreads)
 struct ImageSearchTests {
     @Test func sizeSampleIsAQuarterMosaicThatPredictsTheWholeEncode() throws {
         let picture = try SyntheticImage.picture(width: 2400, height: 1600, seed: 21, alpha: false)

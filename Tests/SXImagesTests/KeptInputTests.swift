@@ -5,7 +5,7 @@ import Testing
 @testable import SXImages
 
 /// Issue 15, item 11: an image is never made bigger than its input.
-@Suite("KeptInput")
+@Suite("KeptInput", .ownThreads)
 struct KeptInputTests {
     /// `jpeg` with an EXIF segment (orientation, then words standing for GPS and camera data) and a
     /// comment inserted after its start-of-image marker.

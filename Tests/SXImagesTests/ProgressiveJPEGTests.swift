@@ -2,9 +2,10 @@ import SXSample
 import CVips
 import Foundation
 import Testing
+import SXTestSupport
 @testable import SXImages
 
-@Suite("Progressive JPEG (the final encode through libjpeg)")
+@Suite("Progressive JPEG (the final encode through libjpeg)", .ownThreads)
 struct ProgressiveJPEGTests {
     /// The markers of a JPEG file up to its first scan, then every SOS that follows (scans are found by
     /// their markers: entropy-coded data escapes 0xFF as 0xFF00).

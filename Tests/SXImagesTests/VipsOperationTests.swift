@@ -1,7 +1,8 @@
 import SXImages
 import Testing
+import SXTestSupport
 
-@Suite("Vips operations")
+@Suite("Vips operations", .ownThreads)
 struct VipsOperationTests {
     @Test func unknownOperationIsNamedInTheError() {
         do {

@@ -4,7 +4,7 @@ import SXTestSupport
 import Testing
 
 /// `sxkit archive export` and `sxkit archive list` run as a user would.
-@Suite struct ArchiveCommandTests {
+@Suite(.ownThreads) struct ArchiveCommandTests {
     static let passphraseEnvironment = ["SXKIT_PASSPHRASE": "correct horse battery staple"]
 
     func sample(_ dir: TempFolder) throws -> String {

@@ -7,7 +7,7 @@ import Testing
 
 /// `archive import`, `archive verify` and `archive recover` end to end, on archives written by tools
 /// the project did not write (Info-ZIP `zip`), from sample data directories.
-@Suite(.serialized) struct ArchiveImportCommandTests {
+@Suite(.ownThreads, .serialized) struct ArchiveImportCommandTests {
     static let newPassphrase = "correct horse battery staple"
     static let oldPassphrase = "old passphrase, different"
 

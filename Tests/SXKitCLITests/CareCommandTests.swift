@@ -5,7 +5,7 @@ import SXSample
 import SXTestSupport
 
 /// `sxkit storage` and `sxkit clean` end to end, including every bad input of issue 6 they own.
-@Suite struct CareCommandTests {
+@Suite(.ownThreads) struct CareCommandTests {
     static let env = ["SXKIT_PASSPHRASE": "correct horse battery staple"]
 
     struct Fixture {

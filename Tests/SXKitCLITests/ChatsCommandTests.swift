@@ -5,7 +5,7 @@ import SXSample
 import SXTestSupport
 
 /// `sxkit chats list` as a user runs it on the sample profile.
-@Suite struct ChatsCommandTests {
+@Suite(.ownThreads) struct ChatsCommandTests {
     static let env = ["SXKIT_PASSPHRASE": "correct horse battery staple"]
 
     @Test func listsEveryUsersChatsAsTextAndJSONWithoutChangingAByte() throws {

@@ -5,7 +5,7 @@ import SXSample
 import SXTestSupport
 
 /// `sxkit check` and `sxkit files verify --data-dir` end to end.
-@Suite struct CheckCommandTests {
+@Suite(.ownThreads) struct CheckCommandTests {
     /// The sample with its referenced-but-missing rows removed: a whole profile.
     static func wholeSample() throws -> FilesSample {
         let s = try FilesSample()

@@ -5,7 +5,7 @@ import SXTestSupport
 /// The committed completion scripts (completions/, generated from the CLI and checked by
 /// scripts/docs-check) complete paths wherever a path goes, and `sxkit help <TAB>` command names;
 /// a mistyped command name gets "did you mean".
-@Suite struct CompletionTests {
+@Suite(.ownThreads) struct CompletionTests {
     /// Options whose value is not a path. Every other option that takes a value must complete paths:
     /// a new option either completes paths or is added here on purpose.
     static let notPaths: Set<String> = [

@@ -5,6 +5,7 @@ import SXTestSupport
 /// The bulk-transfer commands start themselves again with glibc's `rep movsb` threshold raised (see
 /// `CopyTuning` in the sxkit target): checked on a running `relay serve`, in its environment as the
 /// kernel holds it, with and without tunables set by the user.
+@Suite(.ownThreads)
 struct CopyTuningCommandTests {
     static let setting = "glibc.cpu.x86_rep_movsb_threshold=1073741824"
 

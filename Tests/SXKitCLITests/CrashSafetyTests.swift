@@ -4,7 +4,7 @@ import SXTestSupport
 
 /// kill -9 in the middle of in-place batch encryption, at several points, then a rerun: every file
 /// must decrypt to its original.
-@Suite struct CrashSafetyTests {
+@Suite(.ownThreads) struct CrashSafetyTests {
     @Test func killedInPlaceEncryptionLosesNothing() throws {
         let dir = try TempFolder()
         var hashes: [String: String] = [:]

@@ -5,7 +5,7 @@ import SXSample
 import SXTestSupport
 
 /// `sxkit db inspect` and `sxkit db test-key` end to end, including the bad-input cases.
-@Suite struct DatabaseInspectCommandTests {
+@Suite(.ownThreads) struct DatabaseInspectCommandTests {
     static let passphrase = "correct horse battery staple"
     static let env = ["SXKIT_PASSPHRASE": passphrase]
 

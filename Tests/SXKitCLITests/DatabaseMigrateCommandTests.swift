@@ -6,7 +6,7 @@ import Testing
 
 /// `sxkit db migrate` and `sxkit db status` end to end, through the built binary, cross-checked
 /// with the Debian `sqlcipher` shell.
-@Suite struct DatabaseMigrateCommandTests {
+@Suite(.ownThreads) struct DatabaseMigrateCommandTests {
     static let passphrase = "cli mig'rate"
     let env = ["SXKIT_PASSPHRASE": Self.passphrase]
 

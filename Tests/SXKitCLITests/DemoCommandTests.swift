@@ -3,7 +3,7 @@ import Testing
 import SXTestSupport
 
 /// `sxkit demo` walks every capability on a fresh sample and fails loudly if any step misbehaves.
-@Suite struct DemoCommandTests {
+@Suite(.ownThreads) struct DemoCommandTests {
     @Test func demoWalksEveryStep() throws {
         let dir = try TempFolder()
         let r = try CLI.run(["demo", "--dir", dir.file("demo")])

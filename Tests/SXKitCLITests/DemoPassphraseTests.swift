@@ -4,7 +4,7 @@ import SXTestSupport
 
 /// The demo says its passphrases, leaves one in a file for --passphrase-file, and its --help says
 /// what it leaves behind and how to remove it.
-@Suite struct DemoPassphraseTests {
+@Suite(.ownThreads) struct DemoPassphraseTests {
     @Test func sampleOnlySaysThePassphraseAndTheFileOpensTheDatabases() throws {
         let dir = try TempFolder()
         let r = try CLI.run(["demo", "--sample-only", "--dir", dir.file("s")])

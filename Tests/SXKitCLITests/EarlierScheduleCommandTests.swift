@@ -7,7 +7,7 @@ import Testing
 /// CryptoFiles through the CLI: SimpleX's own (made by libsodium directly) open every way, and files
 /// an earlier sxkit wrote with its non-SimpleX key schedule are named as such, still decrypted, and
 /// re-encrypted by `files encrypt --data-dir` under its journal.
-@Suite("CryptoFile key schedules", .enabled(if: sqlcipherShellInstalled, "needs /usr/bin/sqlcipher"))
+@Suite("CryptoFile key schedules", .ownThreads, .enabled(if: sqlcipherShellInstalled, "needs /usr/bin/sqlcipher"))
 struct EarlierScheduleCommandTests {
     static let message = "encrypted by an earlier sxkit with a non-SimpleX key schedule"
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Exit statuses mean one thing in every command (README, "Exit status"): 0 done; 1 not done;
 /// 2 the command line is wrong; 3 done, but some items failed, and only when something was done.
-@Suite struct ExitStatusCommandTests {
+@Suite(.ownThreads) struct ExitStatusCommandTests {
     static let env = ["SXKIT_PASSPHRASE": "correct horse battery staple"]
 
     static func sample(_ dir: TempFolder) throws -> SampleDataDirectory {

@@ -6,7 +6,7 @@ import Testing
 
 /// Names the shell and UTF-8 make hard: commands printed to paste run with exactly the names they
 /// name, and a name that is not UTF-8 works everywhere (shown escaped, opened by its bytes).
-@Suite struct FileNameCommandTests {
+@Suite(.ownThreads) struct FileNameCommandTests {
     /// Runs `line` (a command sxkit printed) in bash with `sxkit` standing for a function that
     /// prints each argument it receives followed by a NUL.
     static func argumentsReceived(_ line: String) throws -> [UInt8] {
@@ -98,6 +98,7 @@ import Testing
 }
 
 /// Single quotes for the fixed paths these tests build (they hold no quote).
+@Suite(.ownThreads)
 enum ShellQuoteForTests {
     static func single(_ path: String) -> String { "'" + path + "'" }
 }

@@ -9,7 +9,7 @@ import Testing
 /// reported like a full disk: exit status 1, one sentence, nothing left behind. Before sxkit ignored
 /// SIGXFSZ, its default action ended the process mid-write (status 153 from a shell) and left the
 /// partial files.
-@Suite struct FileSizeLimitTests {
+@Suite(.ownThreads) struct FileSizeLimitTests {
     static let passphrase = "correct horse battery staple"
     /// 256 KiB: smaller than the sample's archive and its chat database's export copy.
     /// SIGXFSZ back to its default action first: the test runner ignores it, and children inherit that.

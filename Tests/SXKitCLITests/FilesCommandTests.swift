@@ -3,7 +3,7 @@ import Testing
 import SXTestSupport
 
 /// `sxkit files …` end to end, through the built binary.
-@Suite struct FilesCommandTests {
+@Suite(.ownThreads) struct FilesCommandTests {
     /// A folder of files with known hashes.
     func makeTree(_ dir: TempFolder, count: Int = 6) throws -> [String: String] {
         var hashes: [String: String] = [:]

@@ -5,7 +5,7 @@ import Testing
 
 /// `sxkit files encrypt|decrypt --data-dir` end to end on sample data dirs: the work itself, every
 /// bad input of the issue, and the cross-checks with the manifest-free `--args-file` path.
-@Suite("files --data-dir", .enabled(if: sqlcipherShellInstalled, "needs /usr/bin/sqlcipher"))
+@Suite("files --data-dir", .ownThreads, .enabled(if: sqlcipherShellInstalled, "needs /usr/bin/sqlcipher"))
 struct FilesDataDirCommandTests {
     @Test func encryptsEveryReferencedPlaintextFileAndRecordsItsKey() throws {
         let s = try FilesSample()

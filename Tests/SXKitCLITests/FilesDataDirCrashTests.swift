@@ -6,7 +6,7 @@ import Testing
 /// kill -9 (CrashPoint) at every crash point of `files encrypt --data-dir` and `files decrypt
 /// --data-dir --in-place`: at the kill no file is a CryptoFile without its key in the chat DB, and
 /// after a rerun every file decrypts with its DB key to its original (or is the original, for decrypt).
-@Suite("files --data-dir crash safety", .enabled(if: sqlcipherShellInstalled, "needs /usr/bin/sqlcipher"))
+@Suite("files --data-dir crash safety", .ownThreads, .enabled(if: sqlcipherShellInstalled, "needs /usr/bin/sqlcipher"))
 struct FilesDataDirCrashTests {
     /// More files than one group, so that a kill between groups is covered too.
     static let bulkFiles = 560

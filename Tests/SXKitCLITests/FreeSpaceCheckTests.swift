@@ -8,7 +8,7 @@ import Testing
 /// for it and 64 MiB to spare, saying how much they need, before anything is written (issue 18,
 /// point 2). Each runs in a small tmpfs mounted in a mount namespace of its own, so the checks run in
 /// there too: the script prints the exit status and what the file system holds before and after.
-@Suite(.enabled(if: FileSizeLimitTests.canMountTmpfs, "needs user namespaces to mount a tmpfs"))
+@Suite(.ownThreads, .enabled(if: FileSizeLimitTests.canMountTmpfs, "needs user namespaces to mount a tmpfs"))
 struct FreeSpaceCheckTests {
     static let passphrase = "correct horse battery staple"
 

@@ -5,7 +5,7 @@ import SXTestSupport
 import Testing
 
 /// `sxkit image compress` end to end: the batch, its outputs, its report, and its failures.
-@Suite struct ImageCommandTests {
+@Suite(.ownThreads) struct ImageCommandTests {
     @Test func batchKeepsGoingPastFailuresAndNamesEach() throws {
         let dir = try TempFolder()
         try dir.write("in/album/photo.jpg", try SyntheticImage.jpeg(width: 2000, height: 1500, seed: 1))

@@ -11,7 +11,7 @@ import Glibc
 /// prints one compact object on one line; a stream prints one `"type"`-tagged object a line; our own
 /// keys never say `source`/`file`/`outcome`/`event`/milliseconds; times are ISO 8601 UTC with `Z`;
 /// a fatal error is one JSON object on stderr besides the exit status.
-@Suite(.serialized) struct JSONVocabularyTests {
+@Suite(.ownThreads, .serialized) struct JSONVocabularyTests {
     static let passphrase = "correct horse battery staple"
     static let env = ["SXKIT_PASSPHRASE": passphrase]
 

@@ -8,7 +8,7 @@ import Testing
 /// SIGTERM) or by the next run of the same command (kill -9), reported by `storage` and removed by
 /// `clean --leftovers`; partial plaintext is never readable by others. The long random-kill series
 /// are in `make stress` (stress/run); these are the small, deterministic versions.
-@Suite struct LeftoverCommandTests {
+@Suite(.ownThreads) struct LeftoverCommandTests {
     static func names(_ folder: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() }
 
     static func mode(_ path: String) -> mode_t? { POSIXFile.linkStatus(path).map { $0.st_mode & 0o777 } }

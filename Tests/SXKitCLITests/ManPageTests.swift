@@ -8,7 +8,7 @@ private let mandocPresent = FileManager.default.isExecutableFile(atPath: "/usr/b
 /// The committed manual pages (man/, generated from the CLI plus scripts/man-sections and checked
 /// by scripts/docs-check) say sxkit's exit statuses, its environment and real examples, lint
 /// clean; `make install` puts them, the binary and the completions where they belong.
-@Suite struct ManPageTests {
+@Suite(.ownThreads) struct ManPageTests {
     static func pages() throws -> [String: String] {
         var pages: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: root + "/man") where name.hasSuffix(".1") {

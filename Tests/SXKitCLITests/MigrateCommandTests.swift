@@ -6,7 +6,7 @@ import Testing
 
 /// `sxkit migrate send/receive` end to end through a folder relay: the sample profile moves to a
 /// second data directory with identical files and row counts, and every interruption resumes.
-@Suite struct MigrateCommandTests {
+@Suite(.ownThreads) struct MigrateCommandTests {
     struct Setup {
         let temp: TempFolder
         let source: SampleDataDirectory

@@ -8,7 +8,7 @@ import SXTestSupport
 /// The command-line contract for outputs and errors (issue 15): errors are sentences, never Swift
 /// debug dumps; an existing output is never replaced without --force, and that is checked before any
 /// work; `-o name/` is a folder; outputs holding plaintext are 0600.
-@Suite struct OutputContractTests {
+@Suite(.ownThreads) struct OutputContractTests {
     /// What a Swift or Foundation debug dump looks like; no stderr may contain any of it.
     static let dumpMarkers = ["Error Domain=", "NSCocoaErrorDomain", "UserInfo=", "DecodingError", "Debug description",
                               "descriptor:ptr:bytes:", "(errno:", "CodingKeys("]

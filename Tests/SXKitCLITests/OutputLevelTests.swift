@@ -5,7 +5,7 @@ import SXTestSupport
 /// --quiet and --verbose mean the same in every command: --quiet prints only problems (errors,
 /// failed items, what a check found wrong), so a command that went well prints nothing at all;
 /// --verbose adds a line per item done.
-@Suite struct OutputLevelTests {
+@Suite(.ownThreads) struct OutputLevelTests {
     /// A sample data directory, an archive of it, and a few plain files.
     struct Setting {
         let dir: TempFolder

@@ -6,7 +6,7 @@ import Testing
 
 /// One overwrite rule, everywhere: `--force` means only "replace what is there", an existing profile
 /// is replaced only with `--force`, and `-o dir/` is a folder for every command that has `-o`.
-@Suite struct OverwriteRuleTests {
+@Suite(.ownThreads) struct OverwriteRuleTests {
     @Test func archiveImportOverAProfileNeedsForce() throws {
         let f = try ArchiveImportCommandTests.Fixture()
         let target = try f.target("existing")

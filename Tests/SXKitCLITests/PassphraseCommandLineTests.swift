@@ -6,7 +6,7 @@ import Testing
 
 /// Secrets and the command line: never echoed, always a way to give one, one wording for a wrong
 /// passphrase, and `--no-passphrase` named for a plaintext database, in every command.
-@Suite struct PassphraseCommandLineTests {
+@Suite(.ownThreads) struct PassphraseCommandLineTests {
     static let passphrase = "correct horse battery staple"
     static let secret = "hunter2-do-not-echo"
 

@@ -9,7 +9,7 @@ import Testing
 /// SimpleX's real migration rows (the sample): the real state is reported (never "different"), a
 /// database newer than sxkit goes down with the down SQL it stored, a row without one is noDown, and
 /// an older one goes up only with the SQL given in a --migrations folder.
-@Suite struct RealProfileMigrationTests {
+@Suite(.ownThreads) struct RealProfileMigrationTests {
     static let passphrase = "correct horse battery staple"
     let env = ["SXKIT_PASSPHRASE": Self.passphrase]
 

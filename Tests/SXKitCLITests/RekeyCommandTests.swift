@@ -5,7 +5,7 @@ import Testing
 /// `sxkit db rekey` / `db recover` end to end, with kill -9 at every crash point and at random
 /// instants: afterwards each database opens with exactly one of the two passphrases, recovery puts
 /// both on the same one with their data intact, and a rerun completes.
-@Suite("db rekey and recover", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlcipher"), "needs /usr/bin/sqlcipher"))
+@Suite("db rekey and recover", .ownThreads, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlcipher"), "needs /usr/bin/sqlcipher"))
 struct RekeyCommandTests {
     static let old = "old pass'wörd"
     static let new = "new \"pass\" ñ'"

@@ -7,7 +7,7 @@ import Testing
 /// `db rekey` keeps the desktop app's stored passphrase in step: found for the app's data directory
 /// (XDG and Flatpak), changed byte for byte only where it stored the old passphrase, removed on
 /// `--decrypt`, left alone (with a warning) when it stores another, and crash safe with the rekey.
-@Suite struct RekeyDesktopSettingsTests {
+@Suite(.ownThreads) struct RekeyDesktopSettingsTests {
     static let old = SampleDataDirectory.defaultPassphrase
     static let oldText = "correct horse battery staple"
     static let newText = "a new one, with = and 'quotes'"

@@ -10,6 +10,7 @@ import SXXFTPClient
 
 /// `sxkit relay serve` as a user runs it: its xftp:// address first, chunks through it over XFTP,
 /// SIGTERM stops it, a restart keeps its identity.
+@Suite(.ownThreads)
 struct RelayServeCommandTests {
     /// Starts the relay with its stdout on a pipe and returns it with the first stdout line.
     private func startRelay(_ arguments: [String]) throws -> (Process, String, Pipe) {

@@ -5,6 +5,7 @@ import SXTestSupport
 
 /// `relay serve --web-root`: a browser's GET (with SNI) gets the web page's files, as simplexmq's
 /// server serves its static path; curl, over TLS and HTTP/2 with SNI, plays the browser.
+@Suite(.ownThreads)
 struct RelayWebRootCommandTests {
     static func curl(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()

@@ -5,6 +5,7 @@ import SXTestSupport
 
 /// `--socks-proxy`: every connection to the XFTP server goes through the proxy (a minimal SOCKS5
 /// server in Python, independent of sxkit's code), and the transfer arrives identical.
+@Suite(.ownThreads)
 struct SOCKSProxyCommandTests {
     /// argv: the log (one line a connection: `AUTH|HOST:PORT`, AUTH being `user:password` or
     /// `none`), and `any` (username/password when offered) or `none-only` (refuses it).

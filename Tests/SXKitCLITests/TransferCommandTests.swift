@@ -4,7 +4,7 @@ import SXCore
 import SXTestSupport
 
 /// `sxkit transfer …` end to end through the built binary, with a folder relay.
-@Suite struct TransferCommandTests {
+@Suite(.ownThreads) struct TransferCommandTests {
     struct Setup {
         let temp: TempFolder
         var relay: String { temp.file("relay") }

@@ -6,7 +6,7 @@ import SXTransfer
 
 /// `transfer info`, `transfer receive` and the descriptions sxkit writes, against SimpleX's fixture
 /// and descriptions shaped as the core writes them.
-@Suite struct TransferDescriptionCommandTests {
+@Suite(.ownThreads) struct TransferDescriptionCommandTests {
     static func fixture(_ name: String) -> String { VectorFiles.description(name) }
     static func link(_ name: String) throws -> String {
         try String(contentsOfFile: VectorFiles.repositoryRoot + "/Tests/Fixtures/links/" + name, encoding: .utf8)

@@ -7,6 +7,7 @@ import SXTransfer
 /// `transfer send --link simplex|web` through `relay serve` on loopback: the links SimpleX makes,
 /// direct for one chunk and through a redirect for more, received by `transfer receive`, and the
 /// descriptions' overwrite rule for the link files.
+@Suite(.ownThreads)
 struct TransferLinkCommandTests {
     struct Setup {
         let folder: TempFolder

@@ -8,6 +8,7 @@ import SXXFTP
 /// `relay serve` killed with SIGKILL in the middle of a send and of a receive, and started again on
 /// the same store and port: running the interrupted command again finishes it, and what arrives is
 /// identical; nothing partial was ever served.
+@Suite(.ownThreads)
 struct XFTPResumeCommandTests {
     final class Server {
         let process = Process()

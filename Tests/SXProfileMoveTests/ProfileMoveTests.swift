@@ -12,7 +12,7 @@ import Testing
 /// `DeviceMigrationSender` and `DeviceMigrationReceiver` in the library, through the folder relay: a
 /// sample profile leaves one data directory and arrives whole in another; a target that already holds
 /// a profile is refused before anything is downloaded or changed.
-@Suite struct ProfileMoveTests {
+@Suite(.ownThreads) struct ProfileMoveTests {
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
     struct Setup {

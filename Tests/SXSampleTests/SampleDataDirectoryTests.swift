@@ -9,7 +9,7 @@ import Testing
 /// The sample data directory: deterministic for a seed, different for another, never made over an
 /// existing one, with SimpleX's migration rows, no WAL, CryptoFiles libsodium alone opens with the
 /// chat DB's keys, and images of the sizes it promises.
-@Suite struct SampleDataDirectoryTests {
+@Suite(.ownThreads) struct SampleDataDirectoryTests {
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
     static func tiny(seed: Int = 1) -> SampleDataDirectory.Options {

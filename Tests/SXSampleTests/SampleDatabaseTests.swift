@@ -8,7 +8,7 @@ import Testing
 /// The sample data directory's databases are built as the core builds a profile's: the core's
 /// connection settings (no WAL), STRICT tables with the real constraints holding, and SimpleX's real
 /// migration rows.
-@Suite("SampleDatabases")
+@Suite("SampleDatabases", .ownThreads)
 struct SampleDatabaseTests {
     static let passphrase = SampleDataDirectory.defaultPassphrase
 

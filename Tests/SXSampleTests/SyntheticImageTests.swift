@@ -1,9 +1,10 @@
 import SXImages
 import SXSample
 import Testing
+import SXTestSupport
 
 /// SXSample's synthetic images: decodable, of the asked size and bands, the same for a seed.
-@Suite("SyntheticImage")
+@Suite("SyntheticImage", .ownThreads)
 struct SyntheticImageTests {
     @Test func jpegHasMagicAndRequestedSize() throws {
         let bytes = try SyntheticImage.jpeg(width: 97, height: 61, seed: 1)

@@ -6,7 +6,7 @@ import SXSample
 import SXTestSupport
 
 /// Planning and carrying out a clean, and each safety rule, enforced in the library.
-@Suite struct CleanTests {
+@Suite(.ownThreads) struct CleanTests {
     @Test func orphansAndTempRemovesOnlyThoseAndKeepsReferencedFiles() throws {
         let f = try CareFixture()
         let care = f.care()

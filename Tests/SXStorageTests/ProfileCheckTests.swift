@@ -8,7 +8,7 @@ import SXSample
 import SXTestSupport
 
 /// `ProfileCheck` (`sxkit check`) on the sample profile and on damaged copies of it.
-@Suite struct ProfileCheckTests {
+@Suite(.ownThreads) struct ProfileCheckTests {
     /// The fixture with the sample's two referenced-but-missing rows removed: a whole profile.
     static func wholeFixture(walMode: Bool = false) throws -> CareFixture {
         let fixture = try CareFixture(walMode: walMode)

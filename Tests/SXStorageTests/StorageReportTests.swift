@@ -7,7 +7,7 @@ import SXSample
 import SXTestSupport
 
 /// The storage report on the sample data directory, and the bad inputs it must survive.
-@Suite struct StorageReportTests {
+@Suite(.ownThreads) struct StorageReportTests {
     @Test func splitsTheFilesFolderAndCountsTempAssetsAndDatabases() throws {
         let f = try CareFixture()
         let report = try f.care().storageReport()

@@ -1,9 +1,10 @@
 import SXCore
 import Synchronization
 import Testing
+import SXTestSupport
 @testable import SXTransfer
 
-@Suite("Chunk buffer pool")
+@Suite("Chunk buffer pool", .ownThreads)
 struct ChunkBufferPoolTests {
     @Test("buffers are made on demand up to the count; a take beyond it waits for a give, first come first served")
     func waitsForAGiveInOrder() async throws {

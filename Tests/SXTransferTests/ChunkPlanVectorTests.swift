@@ -4,6 +4,7 @@ import SXTestSupport
 @testable import SXTransfer
 
 /// chunk_plan.json pins the plan for every interesting total (every row must pass).
+@Suite(.ownThreads)
 struct ChunkPlanVectorTests {
     struct Row: Decodable {
         let total: Int64

@@ -6,6 +6,7 @@ import SXTestSupport
 
 /// File descriptions against SimpleX's own bytes: simplexmq's test fixture (verbatim), descriptions
 /// shaped as the core writes them, and each bad input refused with its own problem.
+@Suite(.ownThreads)
 struct FileDescriptionTests {
     static func fixture(_ name: String) throws -> String {
         try String(contentsOfFile: VectorFiles.description(name), encoding: .utf8)
@@ -279,6 +280,7 @@ struct FileDescriptionTests {
 }
 
 /// The links of a description, against link texts computed independently (Tests/Fixtures/links).
+@Suite(.ownThreads)
 struct FileDescriptionLinkTests {
     static func link(_ name: String) throws -> String {
         try String(contentsOfFile: VectorFiles.repositoryRoot + "/Tests/Fixtures/links/" + name, encoding: .utf8)

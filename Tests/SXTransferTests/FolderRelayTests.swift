@@ -14,6 +14,7 @@ final class TestClock: Sendable {
 }
 
 /// The folder relay passes every relay conformance check, plus its own file-level guarantees.
+@Suite(.ownThreads)
 struct FolderRelayTests {
     @Test("the folder relay passes the relay conformance check", arguments: RelayConformance.Check.allCases)
     func conformance(check: RelayConformance.Check) async throws {

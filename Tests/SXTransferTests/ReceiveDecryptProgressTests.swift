@@ -5,7 +5,7 @@ import SXTestSupport
 @testable import SXTransfer
 
 /// The decryption after a receive's download is a phase of its own, counted for a progress bar.
-@Suite struct ReceiveDecryptProgressTests {
+@Suite(.ownThreads) struct ReceiveDecryptProgressTests {
     @Test func decryptionIsCountedOnItsTracker() async throws {
         let f = try TransferFixture()
         let sent = try await f.sender(FolderRelay(root: f.relayRoot)).send(file: f.source)

@@ -9,7 +9,7 @@ import SXTestSupport
 /// A receive decrypts each chunk as soon as the chunks before it are here, while later ones still
 /// download; without room for chunks and plaintext at once it decrypts afterwards. Both give the same
 /// file, and neither places or leaves plaintext when a check fails.
-@Suite struct ReceiveInOrderDecryptionTests {
+@Suite(.ownThreads) struct ReceiveInOrderDecryptionTests {
     func sendOne(_ f: TransferFixture) async throws -> FileDescription {
         let sent = try await f.sender(FolderRelay(root: f.relayRoot), recipients: 2).send(file: f.source)
         return try FileDescription.load(sent.recipientDescriptions[0])

@@ -6,6 +6,7 @@ import SXTestSupport
 
 /// The links a send writes beside its recipient descriptions (`SendLinks`): the chat's redirect rule,
 /// the files' names, a direct link for one chunk, a redirect for more, and the overwrite rule.
+@Suite(.ownThreads)
 struct SendLinksTests {
     func links(_ f: TransferFixture, _ relay: any ChunkRelay, recipients: Int = 1, replacing: Bool = false,
                kinds: [SendLinks.Kind] = [.simplex]) -> SendLinks {

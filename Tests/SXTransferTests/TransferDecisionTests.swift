@@ -1,8 +1,10 @@
 import Testing
+import SXTestSupport
 import SXCore
 @testable import SXTransfer
 
 /// The transfer method and auto-receive thresholds of FORMATS §1.
+@Suite(.ownThreads)
 struct TransferDecisionTests {
     @Test("inline up to MAX_IMAGE_SIZE, relay up to 1 GiB, refused above naming the limit")
     func methods() {

@@ -7,6 +7,7 @@ import SXTestSupport
 
 /// Every fault named in the issue, in the library: bad chunks, relays that stop, wrong keys, expiry,
 /// cancel, and the size limits.
+@Suite(.ownThreads)
 struct TransferFaultTests {
     func sendOne(_ f: TransferFixture, relay: any ChunkRelay) async throws -> (TransferSender.Result, FileDescription) {
         let sent = try await f.sender(relay).send(file: f.source)

@@ -8,6 +8,7 @@ import SXTestSupport
 /// Redirect descriptions: the file they name is the recipient description of the real file
 /// (simplexmq `Agent.hs` 366-379 makes them; 293-321 follows them). Built here as the agent builds
 /// them: the inner description's YAML sent as a file, the outer one given `redirect: {size, digest}`.
+@Suite(.ownThreads)
 struct TransferRedirectTests {
     struct Redirected {
         let outer: FileDescription

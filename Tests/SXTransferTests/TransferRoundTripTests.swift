@@ -6,6 +6,7 @@ import SXTestSupport
 @testable import SXTransfer
 
 /// Send and receive through the folder relay, end to end in the library.
+@Suite(.ownThreads)
 struct TransferRoundTripTests {
     @Test("a file goes through the folder relay to two recipients; descriptions are 0600; events are SimpleX's")
     func roundTrip() async throws {

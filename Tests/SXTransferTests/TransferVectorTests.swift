@@ -7,6 +7,7 @@ import SXTestSupport
 
 /// transfer.json pins the transfer-file format byte for byte: header, plan, every chunk's SHA-256,
 /// the file's SHA-512, the first 64 bytes and the tag; and decrypting gives the name, extra and content back.
+@Suite(.ownThreads)
 struct TransferVectorTests {
     struct Case: Decodable {
         let name: String

@@ -4,10 +4,12 @@ import NIOCore
 import NIOEmbedded
 @testable import SXXFTPClient
 import Testing
+import SXTestSupport
 
 /// The SOCKS5 client: its bytes against RFC 1928 / RFC 1929 written out by hand, the isolation
 /// username against libsodium's SHA-256 and Foundation's base64, and the handler's exchange with a
 /// scripted proxy on an embedded channel.
+@Suite(.ownThreads)
 struct SOCKS5ClientTests {
     static let credentials = SOCKSCredentials(username: Array("user".utf8), password: [])!
 

@@ -11,7 +11,7 @@ import SXXFTPServer
 import SXTestSupport
 
 /// sxkit's client against sxkit's server over loopback TLS + HTTP/2, command by command.
-@Suite struct XFTPCommandLoopbackTests {
+@Suite(.ownThreads) struct XFTPCommandLoopbackTests {
     private func chunk(_ size: Int, seed: UInt8 = 1) -> [UInt8] { (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) } }
 
     @Test func everyCommandRoundTrips() async throws {
@@ -134,7 +134,7 @@ import SXTestSupport
     }
 }
 
-@Suite struct XFTPLargeChunkTests {
+@Suite(.ownThreads) struct XFTPLargeChunkTests {
     /// Four 4 MiB chunks up and down at once over one connection (HTTP/2 streams side by side).
     @Test func largestChunksInParallel() async throws {
         let server = try await XFTPTestServer()
@@ -157,7 +157,7 @@ import SXTestSupport
 }
 
 /// The handshake SimpleX's browser client makes: SNI, ALPN h2, a challenge the server signs.
-@Suite struct XFTPWebHandshakeTests {
+@Suite(.ownThreads) struct XFTPWebHandshakeTests {
     @Test func aBrowserStyleClientGetsItsChallengeSignedAndWorks() async throws {
         let server = try await XFTPTestServer()
         let connection = try await XFTPConnection.open(server.address, web: true)
@@ -179,7 +179,7 @@ import SXTestSupport
 /// A server with a web certificate: a client that sends SNI (a browser) gets that certificate, and
 /// still learns the server's identity through the web handshake; a native client (no SNI) still gets
 /// the identity's chain, which it checks against the address.
-@Suite struct XFTPWebCertificateTests {
+@Suite(.ownThreads) struct XFTPWebCertificateTests {
     /// The web certificate (`WebCertificate`, made by the openssl tool) and its DER.
     static func webCredentials(in folder: TempFolder) throws -> (WebCredentials, der: [UInt8]) {
         let (certificate, key) = try WebCertificate.make(in: folder)

@@ -7,7 +7,7 @@ import SXXFTPServer
 
 /// sxkit's XFTP client, as a relay, against sxkit's XFTP server passes the checks the folder relay
 /// passes (XFTP's AUTH standing for both "not found" and "wrong key").
-@Suite struct XFTPRelayConformanceTests {
+@Suite(.ownThreads) struct XFTPRelayConformanceTests {
     final class Clock: Sendable {
         let now = Mutex<Int64>(1_800_000_000)
         func read() -> Int64 { now.withLock { $0 } }

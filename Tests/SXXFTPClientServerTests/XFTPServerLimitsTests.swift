@@ -11,7 +11,7 @@ import SXXFTPServer
 
 /// What a slow, silent or hostile client cannot make the server do: hold a connection open without
 /// a handshake or without a word, or make it read a body past the chunk's size.
-@Suite struct XFTPServerLimitsTests {
+@Suite(.ownThreads) struct XFTPServerLimitsTests {
     /// A TCP connection that never finishes TLS is closed after the handshake timeout (the idle
     /// timeout is long here, so that only the handshake's can close it).
     @Test func aConnectionWithoutAHandshakeIsClosed() async throws {

@@ -9,7 +9,7 @@ import SXXFTPServer
 
 /// What a restarted server knows: every chunk whose upload it acknowledged, nothing partial, the same
 /// identity; what a crash left in its folder (a half-written chunk, a torn log line) is cleaned away.
-@Suite struct XFTPServerRestartTests {
+@Suite(.ownThreads) struct XFTPServerRestartTests {
     @Test func aRestartServesAcknowledgedChunksAndNothingPartial() async throws {
         let folder = try TempFolder()
         let bytes = (0..<(256 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 13) }

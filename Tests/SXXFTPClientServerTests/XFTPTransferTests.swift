@@ -6,7 +6,7 @@ import SXTransfer
 import SXXFTPClient
 
 /// Whole transfers through sxkit's XFTP server, as `transfer send` / `receive` run them.
-@Suite struct XFTPTransferTests {
+@Suite(.ownThreads) struct XFTPTransferTests {
     @Test func aReceivedFileIsAcknowledgedForItsRecipientOnly() async throws {
         let folder = try TempFolder()
         let server = try await XFTPTestServer(folder: folder)

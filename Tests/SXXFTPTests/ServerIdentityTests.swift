@@ -6,7 +6,7 @@ import SXTestSupport
 @testable import SXXFTP
 
 /// The identity files are checked by the `openssl` command, independently of sxkit's OpenSSL calls.
-@Suite struct ServerIdentityTests {
+@Suite(.ownThreads) struct ServerIdentityTests {
     private func openssl(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")

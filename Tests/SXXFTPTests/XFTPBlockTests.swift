@@ -1,7 +1,8 @@
 import Testing
+import SXTestSupport
 @testable import SXXFTP
 
-@Suite struct XFTPBlockTests {
+@Suite(.ownThreads) struct XFTPBlockTests {
     @Test func padWritesLengthContentAndHashes() throws {
         let block = try XFTPBlock.pad([0x41, 0x42])
         #expect(block.count == 16_384)

@@ -1,5 +1,6 @@
 import CSodium
 import Testing
+import SXTestSupport
 @testable import SXXFTP
 
 // XFTP wire vectors derived by hand from SimpleX's own sources, never from sxkit's encoder: the
@@ -147,7 +148,7 @@ private let fileInfo = XFTPFileInfo(senderKey: .ed25519(edPub), size: chunkSize,
 
 // MARK: - Tests
 
-@Suite struct XFTPWireVectorTests {
+@Suite(.ownThreads) struct XFTPWireVectorTests {
     // MARK: 1. Blocks
 
     /// Crypto.hs 1082-1097 `pad`/`unPad`, FT/Protocol.hs 83-84 `xftpBlockSize = 16384`,

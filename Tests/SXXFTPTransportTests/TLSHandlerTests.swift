@@ -51,7 +51,7 @@ private final class CollectHandler: ChannelInboundHandler, @unchecked Sendable {
     }
 }
 
-@Suite struct TLSHandlerTests {
+@Suite(.ownThreads) struct TLSHandlerTests {
     final class Server: Sendable {
         let channel: any Channel
         let sessions = SessionLog()

@@ -122,7 +122,7 @@ let package = Package(
         fuzzTarget("ItemContent", ["SXChats"]),
 
         // Shared test helpers, including the relay conformance checks every ChunkRelay runs.
-        .target(name: "SXTestSupport", dependencies: ["SXCore", "SXCrypto", "SXTransfer", "CSodium"], path: "Tests/SXTestSupport", swiftSettings: strict),
+        .target(name: "SXTestSupport", dependencies: ["SXCore", "SXCrypto", "SXSample", "SXTransfer", "CSodium"], path: "Tests/SXTestSupport", swiftSettings: strict),
         .testTarget(name: "SXCoreTests", dependencies: ["SXCore", "SXTestSupport"], swiftSettings: strict),
         .testTarget(name: "SXTerminalTests", dependencies: ["SXTerminal", "SXCore"], swiftSettings: strict),
         .testTarget(name: "SXCryptoTests", dependencies: ["SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),

@@ -135,6 +135,13 @@ public struct SampleDataDirectory: Sendable {
         return SampleDataDirectory(directory: dir, files: made.sorted { $0.name < $1.name })
     }
 
+    /// This sample at another root, for a byte-for-byte copy of its folder made there (`cp -a`): the
+    /// tests build each kind of sample once and copy it, since a build is seconds of image encoding
+    /// and two SQLCipher key derivations.
+    public func relocated(to root: String) -> SampleDataDirectory {
+        SampleDataDirectory(directory: DataDirectory(root: Path.absolute(root), layout: directory.layout), files: files)
+    }
+
     static func documentName(_ i: Int) -> String {
         ["meeting-notes.txt", "budget-2026.csv", "README.md", "contacts.vcf", "log.txt"][i % 5] + (i >= 5 ? ".\(i / 5)" : "")
     }

@@ -11,7 +11,7 @@ import Testing
 
     @Test func sampleExportIsReadByOtherToolsAndExtractsByteIdentical() throws {
         let dir = try TempFolder()
-        let sample = try SampleDataDirectory.create(at: dir.file("data"))
+        let sample = try SampleCopies.create(at: dir.file("data"))
         let data = sample.directory
         try dir.write("data/simplex_v1_files/café – notes.txt", Array(String(repeating: "compressible text\n", count: 500).utf8))
         try dir.write("data/simplex_v1_files/photo-without-extension", try dir.read("data/simplex_v1_files/IMG_1001.jpg"))
@@ -72,7 +72,7 @@ import Testing
 
     @Test func rowsOnlyInTheWALAreInTheArchive() throws {
         let dir = try TempFolder()
-        let data = try SampleDataDirectory.create(at: dir.file("data")).directory
+        let data = try SampleCopies.create(at: dir.file("data")).directory
         // A profile old enough to be in WAL mode (2021 to early 2022), and a writer that keeps its
         // connection open with automatic checkpoints off: the new row lives only in the WAL until someone checkpoints.
         let (writer, _) = try DatabaseOpener.open(data.chatDatabase, passphrase: passphrase, mode: .readWrite)
@@ -92,7 +92,7 @@ import Testing
 
     @Test func noCompressionStoresEverythingAndExistingArchivesNeedReplace() throws {
         let dir = try TempFolder()
-        let data = try SampleDataDirectory.create(at: dir.file("data")).directory
+        let data = try SampleCopies.create(at: dir.file("data")).directory
         let out = dir.file("out.zip")
         let old = try dir.write("out.zip", Array("old archive".utf8))
         #expect(throws: ArchiveFailure.self) { try ChatArchiveExporter(dataDirectory: data, passphrase: passphrase).export(to: old) }
@@ -109,7 +109,7 @@ import Testing
 
     @Test func wrongPassphraseFailsAndLeavesNothing() throws {
         let dir = try TempFolder()
-        let data = try SampleDataDirectory.create(at: dir.file("data")).directory
+        let data = try SampleCopies.create(at: dir.file("data")).directory
         let out = dir.file("out.zip")
         #expect(throws: DatabaseError.self) {
             try ChatArchiveExporter(dataDirectory: data, passphrase: SecretBytes(Array("wrong".utf8))).export(to: out)

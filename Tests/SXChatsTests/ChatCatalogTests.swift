@@ -12,7 +12,7 @@ import SXTestSupport
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
     func sample(_ folder: TempFolder, walMode: Bool = false) throws -> SampleDataDirectory {
-        try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 3, chatItems: 300, walMode: walMode))
+        try SampleCopies.create(at: folder.file("data"), options: .init(photos: 1, documents: 3, chatItems: 300, walMode: walMode))
     }
 
     func catalog(_ path: String) throws -> [ChatUserSummary] {

@@ -12,7 +12,7 @@ import SXTestSupport
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
     func sample(_ folder: TempFolder) throws -> SampleDataDirectory {
-        try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 2, chatItems: 200))
+        try SampleCopies.create(at: folder.file("data"), options: .init(photos: 1, documents: 2, chatItems: 200))
     }
 
     func export(_ data: SampleDataDirectory, to output: String, _ options: ChatExport.Options) throws -> ChatExport.Report {
@@ -240,7 +240,7 @@ import SXTestSupport
     @Test("bad rows: paths that climb out or are absolute are never followed, malformed JSON and right-to-left or emoji text are kept, a WAL is read")
     func badRows() throws {
         let folder = try TempFolder("sxkit-export")
-        let data = try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 2, chatItems: 200, walMode: true))
+        let data = try SampleCopies.create(at: folder.file("data"), options: .init(photos: 1, documents: 2, chatItems: 200, walMode: true))
         try Data("secret outside".utf8).write(to: URL(fileURLWithPath: folder.file("outside.txt")))
         let (db, _) = try DatabaseOpener.open(data.directory.chatDatabase, passphrase: Self.passphrase, mode: .readWrite)
         let bob = try #require(try db.scalarInt("SELECT contact_id FROM contacts WHERE local_display_name = 'bob'"))

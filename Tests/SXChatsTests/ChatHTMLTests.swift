@@ -108,7 +108,7 @@ import SXTestSupport
 
     /// The sample exported as html (and txt), with one of bob's items holding a script.
     func exportSample(_ folder: TempFolder, media: Bool = true) throws -> (ChatExport.Report, String) {
-        let data = try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 2, chatItems: 200))
+        let data = try SampleCopies.create(at: folder.file("data"), options: .init(photos: 1, documents: 2, chatItems: 200))
         let (db, _) = try DatabaseOpener.open(data.directory.chatDatabase, passphrase: Self.passphrase, mode: .readWrite)
         let bob = try #require(try db.scalarInt("SELECT contact_id FROM contacts WHERE local_display_name = 'bob'"))
         let quoted = JSONText.quote(Self.hostile)

@@ -18,7 +18,7 @@ import SXTestSupport
 
         init() throws {
             folder = try TempFolder("sxkit-history")
-            data = try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 1, chatItems: 150))
+            data = try SampleCopies.create(at: folder.file("data"), options: .init(photos: 1, documents: 1, chatItems: 150))
         }
 
         func write(_ sql: String) throws {

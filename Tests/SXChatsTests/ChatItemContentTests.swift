@@ -73,7 +73,7 @@ import SXTestSupport
     @Test("every sample item reads as a known kind in the stored form; the history has every state, over months")
     func everySampleItemIsKnownAndEveryStateOccurs() throws {
         let folder = try TempFolder("sxkit-chats")
-        let data = try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 2, documents: 2, chatItems: 1500))
+        let data = try SampleCopies.create(at: folder.file("data"), options: .init(photos: 2, documents: 2, chatItems: 1500))
         let (contents, counts) = try ReadAccess.read(data.directory.chatDatabase, passphrase: SampleDataDirectory.defaultPassphrase) { db, _ -> ([(Bool, ChatItemContent)], [String: Int64]) in
             let statement = try db.prepare("SELECT item_sent, item_content FROM chat_items ORDER BY chat_item_id")
             var out: [(Bool, ChatItemContent)] = []

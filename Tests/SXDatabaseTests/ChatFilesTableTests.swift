@@ -10,7 +10,7 @@ import SXTestSupport
 @Suite(.ownThreads) struct ChatFilesTableTests {
     @Test func readsEveryRowWithItsCryptoArgumentsAndMatchesTheFilesOnDisk() throws {
         let dir = try TempFolder()
-        let sample = try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 10, bulkFiles: 300))
+        let sample = try SampleCopies.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 10, bulkFiles: 300))
         let db = try DatabaseOpener.open(sample.directory.chatDatabase, passphrase: SampleDataDirectory.defaultPassphrase, mode: .readOnly).0
         var records: [ChatFileRecord] = []
         try ChatFilesTable.forEach(in: db) { records.append($0) }

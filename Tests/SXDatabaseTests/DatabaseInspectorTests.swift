@@ -10,7 +10,7 @@ import SXTestSupport
     static let passphrase = SampleDataDirectory.defaultPassphrase
 
     static func sample(_ dir: TempFolder, walMode: Bool = false) throws -> SampleDataDirectory {
-        try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 2, documents: 3, chatItems: 300, walMode: walMode))
+        try SampleCopies.create(at: dir.file("data"), options: .init(photos: 2, documents: 3, chatItems: 300, walMode: walMode))
     }
 
     @Test func reportsEverythingAboutTheSampleDataDirectory() throws {

@@ -22,7 +22,7 @@ import SXTestSupport
 
     @Test func aFileChangedWhileBeingEncryptedIsLeftAloneWithoutAKey() throws {
         let temp = try TempFolder()
-        let sample = try SampleDataDirectory.create(at: temp.file("data"), options: .init(photos: 2, documents: 3, chatItems: 20))
+        let sample = try SampleCopies.create(at: temp.file("data"), options: .init(photos: 2, documents: 3, chatItems: 20))
         let victim = try #require(sample.files.first { !$0.encrypted && $0.referenced }).name
         let victimPath = Path.join(sample.directory.filesFolder!, victim)
         let modified = Mutex(false)
@@ -73,7 +73,7 @@ import SXTestSupport
     /// previousKey) gives the DB that key before anything else is done.
     @Test func aJournalLineWrittenByHandInTheEarlierFormatIsSettled() throws {
         let temp = try TempFolder()
-        let sample = try SampleDataDirectory.create(at: temp.file("data"), options: .init(photos: 1, documents: 2, chatItems: 10))
+        let sample = try SampleCopies.create(at: temp.file("data"), options: .init(photos: 1, documents: 2, chatItems: 10))
         let victim = try #require(sample.files.first { !$0.encrypted && $0.referenced }).name
         let row = try #require(try ChatFilesWorkTests.keys(sample).values.first { $0.storedPath == victim })
         let file = Path.join(sample.directory.filesFolder!, victim)
@@ -103,7 +103,7 @@ import SXTestSupport
 
     @Test func rowsSharingAFileAcrossPagesGetOneKeyAndOutcomesStream() throws {
         let temp = try TempFolder()
-        let sample = try SampleDataDirectory.create(at: temp.file("data"), options: .init(photos: 3, documents: 4, chatItems: 20))
+        let sample = try SampleCopies.create(at: temp.file("data"), options: .init(photos: 3, documents: 4, chatItems: 20))
         let shared = try #require(sample.files.first { !$0.encrypted && $0.referenced }).name
         do {
             let (db, _) = try DatabaseOpener.open(sample.directory.chatDatabase, passphrase: Self.passphrase, mode: .readWrite)

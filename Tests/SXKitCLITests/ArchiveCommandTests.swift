@@ -8,7 +8,7 @@ import Testing
     static let passphraseEnvironment = ["SXKIT_PASSPHRASE": "correct horse battery staple"]
 
     func sample(_ dir: TempFolder) throws -> String {
-        _ = try SampleDataDirectory.create(at: dir.file("data"))
+        _ = try SampleCopies.create(at: dir.file("data"))
         return dir.file("data")
     }
 

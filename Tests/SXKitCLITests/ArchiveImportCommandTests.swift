@@ -24,7 +24,7 @@ import Testing
 
         init(stored: Bool = false, padding: Int = 0) throws {
             folder = try TempFolder("sx-import")
-            let source = try SampleDataDirectory.create(at: folder.file("source"))
+            let source = try SampleCopies.create(at: folder.file("source"))
             for i in 0..<padding {
                 #expect(shell("head -c \(3 << 20) /dev/urandom > '\(source.directory.filesFolder!)/pad_\(i).bin'") == 0)
             }
@@ -35,7 +35,7 @@ import Testing
             newPass = try folder.write("new.pass", Array(ArchiveImportCommandTests.newPassphrase.utf8))
             oldPass = try folder.write("old.pass", Array(ArchiveImportCommandTests.oldPassphrase.utf8))
             template = folder.file("template")
-            _ = try SampleDataDirectory.create(at: template, options: .init(seed: 2, passphrase: SecretBytes(Array(ArchiveImportCommandTests.oldPassphrase.utf8))))
+            _ = try SampleCopies.create(at: template, options: .init(seed: 2, passphrase: SecretBytes(Array(ArchiveImportCommandTests.oldPassphrase.utf8))))
             archiveFiles = try contentHashes(source.directory.root)
             templateFiles = try contentHashes(template)
         }

@@ -18,7 +18,7 @@ import SXTestSupport
 
         init() throws {
             folder = try TempFolder("sxkit-care-cli")
-            sample = try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 3, chatItems: 50))
+            sample = try SampleCopies.create(at: folder.file("data"), options: .init(photos: 1, documents: 3, chatItems: 50))
         }
 
         /// Runs sxkit with `$TMPDIR` inside the fixture, so the desktop UI's temp folder (`$TMPDIR/simplex`)

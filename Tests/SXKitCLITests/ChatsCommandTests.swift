@@ -10,7 +10,7 @@ import SXTestSupport
 
     @Test func listsEveryUsersChatsAsTextAndJSONWithoutChangingAByte() throws {
         let dir = try TempFolder()
-        let data = try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 1, documents: 2, chatItems: 120))
+        let data = try SampleCopies.create(at: dir.file("data"), options: .init(photos: 1, documents: 2, chatItems: 120))
         let before = try FolderSnapshot.take(data.directory.root)
 
         let json = try CLI.run(["chats", "list", "--data-dir", dir.file("data"), "--json"], environment: Self.env)
@@ -39,7 +39,7 @@ import SXTestSupport
 
     @Test func aWrongPassphraseOrAFolderWithoutDatabasesIsAClearError() throws {
         let dir = try TempFolder()
-        _ = try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 10))
+        _ = try SampleCopies.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 10))
         let wrong = try CLI.run(["chats", "list", "--data-dir", dir.file("data")], environment: ["SXKIT_PASSPHRASE": "wrong"])
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("passphrase"), "\(wrong.stderr)")
@@ -52,7 +52,7 @@ import SXTestSupport
 
     @Test func exportWritesTranscriptsAndAManifestAndRefusesToReplaceThem() throws {
         let dir = try TempFolder()
-        let data = try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 60))
+        let data = try SampleCopies.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 60))
         let before = try FolderSnapshot.take(data.directory.root)
         let out = dir.file("export")
         let run = try CLI.run(["chats", "export", "bob", "group:1", "-o", out, "--format", "txt", "--format", "jsonl", "--utc",
@@ -85,7 +85,7 @@ import SXTestSupport
 
     @Test func exportAsHTMLWritesPagesAndAnIndexInTheManifestAndRefusesAnExistingIndex() throws {
         let dir = try TempFolder()
-        let data = try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 60))
+        let data = try SampleCopies.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 60))
         let before = try FolderSnapshot.take(data.directory.root)
         let out = dir.file("export")
         let run = try CLI.run(["chats", "export", "bob", "family", "-o", out, "--format", "html", "--format", "txt", "--data-dir", dir.file("data")],

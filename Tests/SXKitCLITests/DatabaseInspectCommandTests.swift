@@ -10,7 +10,7 @@ import SXTestSupport
     static let env = ["SXKIT_PASSPHRASE": passphrase]
 
     static func sample(_ dir: TempFolder) throws -> SampleDataDirectory {
-        try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 1, documents: 2, chatItems: 100))
+        try SampleCopies.create(at: dir.file("data"), options: .init(photos: 1, documents: 2, chatItems: 100))
     }
 
     @Test func inspectPrintsATableAndAJSONDocumentAndChangesNothing() throws {
@@ -94,7 +94,7 @@ import SXTestSupport
     @Test func passphraseWithQuotesSpacesAndNonASCII() throws {
         let dir = try TempFolder()
         let secret = "it's a \"long\" pass — ünïcødé '' ok"
-        let sample = try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 1, documents: 1,
+        let sample = try SampleCopies.create(at: dir.file("data"), options: .init(photos: 1, documents: 1,
                                                     passphrase: SecretBytes(Array(secret.utf8)), chatItems: 10))
         let file = try dir.write("pass.txt", Array((secret + "\n").utf8))
         let r = try CLI.run(["db", "test-key", "--data-dir", sample.directory.root, "--passphrase-file", file])

@@ -165,7 +165,7 @@ import Testing
 
     @Test func wrongPassphraseIsErrorNotADatabaseAndExitsOne() throws {
         let tmp = try TempFolder()
-        let sample = try SampleDataDirectory.create(at: tmp.file("data"), options: .init(photos: 0, documents: 1, passphrase: SecretBytes(Array(Self.passphrase.utf8)), chatItems: 10))
+        let sample = try SampleCopies.create(at: tmp.file("data"), options: .init(photos: 0, documents: 1, passphrase: SecretBytes(Array(Self.passphrase.utf8)), chatItems: 10))
         let db = tmp.file("x_agent.db")
         try FileManager.default.copyItem(atPath: sample.directory.agentDatabase, toPath: db)
         #expect(try CLI.run(["db", "migrate", "--db", db], environment: env).stdout == "agent database  nothing to do\n")

@@ -11,7 +11,7 @@ import Testing
     static let env = ["SXKIT_PASSPHRASE": "correct horse battery staple"]
 
     static func sample(_ dir: TempFolder) throws -> SampleDataDirectory {
-        try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 20))
+        try SampleCopies.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 20))
     }
 
     @Test func aSingleMissingInputIsNotDone() throws {

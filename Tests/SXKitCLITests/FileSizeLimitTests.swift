@@ -20,7 +20,7 @@ import Testing
     }
 
     static func sample(_ folder: TempFolder) throws -> SampleDataDirectory {
-        try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 1, chatItems: 600))
+        try SampleCopies.create(at: folder.file("data"), options: .init(photos: 1, documents: 1, chatItems: 600))
     }
 
     /// Every file's name, size and bytes (folders' times change when a temp file comes and goes).
@@ -69,7 +69,7 @@ import Testing
     /// databases still open with the old passphrase, and nothing else is left either.
     @Test func rekeyPastTheLimitLeavesNoWALBesideAWALDatabase() throws {
         let folder = try TempFolder()
-        let sample = try SampleDataDirectory.create(at: folder.file("data"),
+        let sample = try SampleCopies.create(at: folder.file("data"),
                                                     options: .init(photos: 1, documents: 1, chatItems: 600, walMode: true))
         let databases = ["simplex_v1_chat.db", "simplex_v1_agent.db"].map { Path.join(sample.directory.root, $0) }
         for db in databases { #expect(POSIXFile.linkStatus(db + "-wal") == nil, "the sample's \(db) has a -wal already") }

@@ -24,7 +24,7 @@ struct FilesSample {
 
     init(bulkFiles: Int = 0) throws {
         temp = try TempFolder("sxkit-files")
-        let sample = try SampleDataDirectory.create(at: temp.file("data"), options: .init(photos: 1, documents: 5, chatItems: 20, bulkFiles: bulkFiles))
+        let sample = try SampleCopies.create(at: temp.file("data"), options: .init(photos: 1, documents: 5, chatItems: 20, bulkFiles: bulkFiles))
         directory = sample.directory
         sampleFiles = sample.files
     }

@@ -53,7 +53,7 @@ struct FreeSpaceCheckTests {
 
     @Test func rekeyRefusesWithoutRoomForTheExportedCopies() throws {
         let folder = try TempFolder()
-        let sample = try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 1, chatItems: 600))
+        let sample = try SampleCopies.create(at: folder.file("data"), options: .init(photos: 1, documents: 1, chatItems: 600))
         let newFile = try folder.write("new", Array("another passphrase".utf8))
         chmod(newFile, 0o600)  // a private passphrase file: no warning on stderr
         let r = try Self.onSmallDisk(size: "40m", prepare: #"cp -a "$3" "$1/data""#,

@@ -106,7 +106,7 @@ import Glibc
 
     @Test func everyOneShotCommandPrintsOneCompactObject() throws {
         let temp = try TempFolder("sxkit-json")
-        let sample = try SampleDataDirectory.create(at: temp.file("data"), options: .init(photos: 1, documents: 2, chatItems: 40))
+        let sample = try SampleCopies.create(at: temp.file("data"), options: .init(photos: 1, documents: 2, chatItems: 40))
         let data = sample.directory.root
         let env = Self.env
 
@@ -168,7 +168,7 @@ import Glibc
     @Test func everyStreamPrintsTypedObjectsOneALine() throws {
         let temp = try TempFolder("sxkit-json")
         for folder in ["relay", "desc", "inbox"] { try FileManager.default.createDirectory(atPath: temp.file(folder), withIntermediateDirectories: true) }
-        let sample = try SampleDataDirectory.create(at: temp.file("data"), options: .init(photos: 1, documents: 2, chatItems: 40))
+        let sample = try SampleCopies.create(at: temp.file("data"), options: .init(photos: 1, documents: 2, chatItems: 40))
         let data = sample.directory.root
         let env = Self.env
 
@@ -261,7 +261,7 @@ import Glibc
         #expect(text.stderr == "sxkit: \(object["error"] as? String ?? "")\n", "\(text.stderr)")
 
         // A wrong passphrase: exit 1, with the remedy in the CLI's words.
-        let sample = try SampleDataDirectory.create(at: temp.file("data"), options: .init(photos: 1, documents: 1, chatItems: 10))
+        let sample = try SampleCopies.create(at: temp.file("data"), options: .init(photos: 1, documents: 1, chatItems: 10))
         let wrong = try CLI.run(["archive", "export", temp.file("a.zip"), "--data-dir", sample.directory.root, "--json"],
                                 environment: ["SXKIT_PASSPHRASE": "wrong"])
         let wrongObject = try Self.expectErrorObject(wrong, status: 1, containing: "the passphrase is wrong")

@@ -113,7 +113,7 @@ import Testing
         let tmp = folder.file("tmp")
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
         let env = ["TMPDIR": tmp, "SXKIT_PASSPHRASE": "correct horse battery staple"]
-        let sample = try SampleDataDirectory.create(at: folder.file("source"))
+        let sample = try SampleCopies.create(at: folder.file("source"))
         let archive = folder.file("profile.zip")
         let exported = try CLI.run(["archive", "export", archive, "--data-dir", sample.directory.root], environment: env)
         #expect(exported.status == 0, "\(exported.stderr)")
@@ -142,7 +142,7 @@ import Testing
 
     @Test func archiveExportInterruptedWithCtrlCRemovesItsTempArchive() throws {
         let folder = try TempFolder("sxkit-leftovers-export")
-        let sample = try SampleDataDirectory.create(at: folder.file("data"))
+        let sample = try SampleCopies.create(at: folder.file("data"))
         let out = folder.file("out/backup.zip")
         try FileManager.default.createDirectory(atPath: folder.file("out"), withIntermediateDirectories: true)
         let run = try CLI.start(["archive", "export", out, "--data-dir", sample.directory.root],

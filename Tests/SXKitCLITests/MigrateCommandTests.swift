@@ -18,7 +18,7 @@ import Testing
         init() throws {
             temp = try TempFolder("sxkit-migrate-cli")
             for folder in ["relay", "desc"] { try FileManager.default.createDirectory(atPath: temp.file(folder), withIntermediateDirectories: true) }
-            source = try SampleDataDirectory.create(at: temp.file("source"), options: .init(photos: 2, documents: 3, chatItems: 60))
+            source = try SampleCopies.create(at: temp.file("source"), options: .init(photos: 2, documents: 3, chatItems: 60))
             pass = try temp.write("pass", Array(ArchiveImportCommandTests.newPassphrase.utf8))
             chmod(pass, 0o600)  // a private passphrase file: no warning on stderr
         }
@@ -103,7 +103,7 @@ import Testing
     @Test func refusesATargetThatAlreadyHoldsAProfileUnlessForced() throws {
         let s = try Setup()
         #expect(try s.send().status == 0)
-        _ = try SampleDataDirectory.create(at: s.target, options: .init(photos: 1, documents: 1, seed: 9, chatItems: 10))
+        _ = try SampleCopies.create(at: s.target, options: .init(photos: 1, documents: 1, seed: 9, chatItems: 10))
         let before = try FolderSnapshot.take(s.target)
         let refused = try s.receive()
         #expect(refused.status == 1, "an existing profile is refused like any existing output")
@@ -172,7 +172,7 @@ import Testing
     @Test func aForcedReceiveKilledAfterItsImportFinishesOnTheNextRun() throws {
         let s = try Setup()
         #expect(try s.send().status == 0)
-        _ = try SampleDataDirectory.create(at: s.target, options: .init(photos: 1, documents: 1, seed: 9, chatItems: 10))
+        _ = try SampleCopies.create(at: s.target, options: .init(photos: 1, documents: 1, seed: 9, chatItems: 10))
         let killed = try s.receive(["--force"], environment: ["SXKIT_CRASH_AT": "migrate-receive-imported"])
         #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
         let finished = try s.receive(["--force"])
@@ -189,7 +189,7 @@ import Testing
     @Test func aKilledReceiveIsNotReportedDoneOnAnOldBackup() throws {
         let s = try Setup()
         #expect(try s.send().status == 0)
-        _ = try SampleDataDirectory.create(at: s.target, options: .init(photos: 1, documents: 1, seed: 9, chatItems: 10))
+        _ = try SampleCopies.create(at: s.target, options: .init(photos: 1, documents: 1, seed: 9, chatItems: 10))
         let old = Path.join(s.target, "simplex_v1_chat.db.bak")
         #expect(shell("cp '\(Path.join(s.target, "simplex_v1_chat.db"))' '\(old)'") == 0)
         let killed = try s.receive(["--force"], environment: ["SXKIT_CRASH_AT": "migrate-receive-mark-written"])

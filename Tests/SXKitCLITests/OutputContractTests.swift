@@ -231,7 +231,7 @@ import SXTestSupport
     /// are the user's only (chat files were imported 0644).
     @Test func archivesAndImportedFilesArePrivate() throws {
         let dir = try TempFolder()
-        let source = try SampleDataDirectory.create(at: dir.file("source"))
+        let source = try SampleCopies.create(at: dir.file("source"))
         let pass = try dir.write("pass", SampleDataDirectory.defaultPassphrase.copyBytes())
         let archive = dir.file("out.zip")
         let exported = try CLI.run(["archive", "export", archive, "--data-dir", source.directory.root, "--passphrase-file", pass])

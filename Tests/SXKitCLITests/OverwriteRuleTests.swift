@@ -72,7 +72,7 @@ import Testing
     /// `-o newfolder/` (a trailing slash) is a folder, created when missing, for every command with `-o`.
     @Test func aTrailingSlashMakesAFolderForEveryCommand() throws {
         let dir = try TempFolder()
-        let sample = try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 5))
+        let sample = try SampleCopies.create(at: dir.file("data"), options: .init(photos: 1, documents: 1, chatItems: 5))
         let pass = try dir.write("pass", SampleDataDirectory.defaultPassphrase.copyBytes())
         let plain = try dir.write("in/report.txt", testBytes(2000, seed: 1))
         try dir.write("img/photo.jpg", try SyntheticImage.jpeg(width: 300, height: 200, seed: 1))

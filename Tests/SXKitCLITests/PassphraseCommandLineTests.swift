@@ -11,7 +11,7 @@ import Testing
     static let secret = "hunter2-do-not-echo"
 
     static func sample(_ dir: TempFolder, passphrase: String = passphrase) throws -> SampleDataDirectory {
-        try SampleDataDirectory.create(at: dir.file("data"), options: .init(photos: 1, documents: 1,
+        try SampleCopies.create(at: dir.file("data"), options: .init(photos: 1, documents: 1,
                                        passphrase: SecretBytes(Array(passphrase.utf8)), chatItems: 20))
     }
 

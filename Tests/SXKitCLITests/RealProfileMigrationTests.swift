@@ -22,7 +22,7 @@ import Testing
 
         init() throws {
             temp = try TempFolder()
-            sample = try SampleDataDirectory.create(at: temp.file("data"), options: .init(photos: 1, documents: 1, chatItems: 30))
+            sample = try SampleCopies.create(at: temp.file("data"), options: .init(photos: 1, documents: 1, chatItems: 30))
         }
 
         /// Changes the chat database as a SimpleX Chat of another version would (core settings on).

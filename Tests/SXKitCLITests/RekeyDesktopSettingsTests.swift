@@ -44,7 +44,7 @@ import Testing
             let app = flatpak ? "/.var/app/chat.simplex.simplex" : ""
             data = temp.path + app + (flatpak ? "/data/simplex" : "/.local/share/simplex")
             settings = temp.path + app + (flatpak ? "/config/simplex" : "/.config/simplex") + "/settings.properties"
-            _ = try SampleDataDirectory.create(at: data, options: .init(photos: 0, documents: 1, chatItems: 5))
+            _ = try SampleCopies.create(at: data, options: .init(photos: 0, documents: 1, chatItems: 5))
             try FileManager.default.createDirectory(atPath: Path.parent(settings), withIntermediateDirectories: true)
             if let text {
                 try Data(text.utf8).write(to: URL(fileURLWithPath: settings))

@@ -83,7 +83,7 @@ struct RelayServeCommandTests {
         #expect(gone.status == 1 && gone.stderr.contains("the sender cancelled the transfer, it expired, or this description's key is not the chunk's"), "\(gone.stderr)")
 
         // The default sample: its archive (about 5.5 MiB) is several chunks, so the link needs a redirect.
-        let profile = try SampleDataDirectory.create(at: folder.file("profile"))
+        let profile = try SampleCopies.create(at: folder.file("profile"))
         let pass = try folder.write("pass", Array(ArchiveImportCommandTests.newPassphrase.utf8))
         let migrated = try CLI.run(["migrate", "send", "--data-dir", profile.directory.root, "--server", url, "-o", folder.file("mdesc"), "--passphrase-file", pass])
         #expect(migrated.status == 0, "\(migrated.stderr)")

@@ -29,7 +29,7 @@ import Testing
             for folder in ["relay", "desc", "send-tmp", "receive-tmp"] {
                 try FileManager.default.createDirectory(atPath: temp.file(folder), withIntermediateDirectories: true)
             }
-            source = try SampleDataDirectory.create(at: temp.file("source"), options: .init(photos: 1, documents: 2, chatItems: 40))
+            source = try SampleCopies.create(at: temp.file("source"), options: .init(photos: 1, documents: 2, chatItems: 40))
             relay = FolderRelay(root: temp.file("relay"))
         }
 
@@ -108,7 +108,7 @@ import Testing
     @Test func aTargetHoldingAProfileIsRefusedAndLeftAsItWas() async throws {
         let s = try Setup()
         let sent = try await s.send()
-        _ = try SampleDataDirectory.create(at: s.target.root, options: .init(photos: 0, documents: 1, seed: 9, chatItems: 5))
+        _ = try SampleCopies.create(at: s.target.root, options: .init(photos: 0, documents: 1, seed: 9, chatItems: 5))
         let before = try FolderSnapshot.take(s.target.root)
         let relayBefore = try FolderSnapshot.take(s.relay.root)
         let recipient = sent.transfer.recipientDescriptions[0]
@@ -140,7 +140,7 @@ import Testing
     @Test func replacingKeepsTheOldDatabasesAsBackups() async throws {
         let s = try Setup()
         let sent = try await s.send()
-        _ = try SampleDataDirectory.create(at: s.target.root, options: .init(photos: 0, documents: 1, seed: 9, chatItems: 5))
+        _ = try SampleCopies.create(at: s.target.root, options: .init(photos: 0, documents: 1, seed: 9, chatItems: 5))
         let oldChat = try Self.rowCounts(s.target.chatDatabase)
         let recipient = sent.transfer.recipientDescriptions[0]
         let received = try await s.receiver(replaceExisting: true).receive(try FileDescription.load(recipient), path: recipient)

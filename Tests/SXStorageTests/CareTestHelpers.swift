@@ -17,7 +17,7 @@ struct CareFixture {
 
     init(walMode: Bool = false) throws {
         folder = try TempFolder("sxkit-care")
-        sample = try SampleDataDirectory.create(at: folder.file("data"), options: .init(photos: 1, documents: 3, chatItems: 50, walMode: walMode))
+        sample = try SampleCopies.create(at: folder.file("data"), options: .init(photos: 1, documents: 3, chatItems: 50, walMode: walMode))
     }
 
     func care(_ passphrase: SecretBytes? = CareFixture.passphrase) -> DataDirectoryCare {

@@ -59,7 +59,12 @@ public final class TestThreads: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// True on one of these threads.
+    public static var isCurrent: Bool { Thread.current.threadDictionary[marker] != nil }
+    private static let marker = "sxkit-test-thread"
+
     private func work() {
+        Thread.current.threadDictionary[Self.marker] = true
         while true {
             condition.lock()
             while head == queue.count { condition.wait() }

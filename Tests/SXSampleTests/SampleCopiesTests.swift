@@ -11,16 +11,11 @@ import Testing
 @Suite(.ownThreads) struct SampleCopiesTests {
     static let options = SampleDataDirectory.Options(photos: 1, documents: 2, seed: 4, contacts: 3, groups: 1, chatItems: 15)
 
-    /// Relative path → (SHA-256, permission bits) of every regular file under `root`.
+    /// Relative path → what a copy keeps of each entry: its kind, mode and bytes.
     static func contents(_ root: String) throws -> [String: String] {
-        var result: [String: String] = [:]
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return result }
-        while let relative = walker.nextObject() as? String {
-            let path = Path.join(root, relative)
-            guard let st = POSIXFile.linkStatus(path), st.st_mode & S_IFMT == S_IFREG else { continue }
-            result[relative] = Hex.encode(SHA256Digest.of(try FileBytes.read(path, limit: 1 << 30))) + String(st.st_mode & 0o7777, radix: 8)
+        try FolderSnapshot.take(root).entries.mapValues { entry in
+            "\(entry.kind) \(String(entry.mode, radix: 8)) " + (entry.bytes.map { Hex.encode(SHA256Digest.of([UInt8]($0))) } ?? "-")
         }
-        return result
     }
 
     @Test func aCopyIsTheSampleABuildGivesAndEachCopyIsItsOwn() throws {
@@ -57,9 +52,9 @@ import Testing
     @Test func aCopyIsNeverMadeOverADataDirectory() throws {
         let temp = try TempFolder()
         let first = try SampleCopies.create(at: temp.file("data"), options: Self.options)
-        let before = try Self.contents(first.directory.root)
+        let before = try FolderSnapshot.take(first.directory.root)
         #expect(throws: (any Error).self) { try SampleCopies.create(at: temp.file("data"), options: Self.options) }
-        #expect(try Self.contents(first.directory.root) == before)
+        #expect(try FolderSnapshot.take(first.directory.root).differences(from: before) == [])
     }
 
     @Test func aSuiteWithTheTraitRunsOnTheRunsOwnThreads() async {

@@ -241,6 +241,10 @@ struct XFTPRequestProcessor: Sendable {
         let name = Base64URL.encode(chunk.senderId)
         let destination = Path.join(store.filesFolder, name)
         let writer = try AtomicFileWriter(destination: destination, mode: 0o600)
+        // Around the page cache (O_DIRECT, in 1 MiB writes): a stored chunk is read back once, by
+        // FGET, much later or never, and on this kind of VM every fresh page-cache page costs a host
+        // fault (`DirectIO.swift`); the commit's fsync then has nothing left to write.
+        writer.bypassPageCache = true
         var digest = SHA256Digest()
         var received: Int64 = 0
         var failure: XFTPErrorCode?

@@ -54,6 +54,24 @@ import SXXFTPServer
         await first.stop()
     }
 
+    /// An uploaded chunk is stored around the page cache (O_DIRECT): a chunk is read back once, by a
+    /// download, if ever, and a page-cache page is a fresh page on a VM (README "relay serve").
+    @Test func aStoredChunkTakesNoPageCache() async throws {
+        let folder = try TempFolder("sxkit-xftp-store", in: "/var/tmp")  // a disk file system, where O_DIRECT holds
+        let server = try await XFTPTestServer(folder: folder)
+        let relay = XFTPChunkRelay(server: server.address)
+        let bytes = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 12) }
+        let chunk = try await relay.createWithFreshKeys(size: Int64(bytes.count), digest: SHA256Digest.of(bytes))
+        try await relay.upload(chunk.sender, bytes: bytes)
+        let stored = folder.file("store/files/" + Base64URL.encode(chunk.sender.id))
+        #expect(try PageCache.residentPages(stored) == 0)  // before reading it, which would bring it in
+        #expect(try FileBytes.read(stored, limit: 4 << 20) == bytes)
+        let buffer = AlignedBuffer(capacity: 4 << 20)
+        try await relay.download(chunk.recipients[0], into: buffer)
+        #expect(Array(buffer.bytes) == bytes)
+        await server.stop()
+    }
+
     @Test func aCorruptStoredChunkIsRefusedByItsDigest() async throws {
         let folder = try TempFolder()
         let server = try await XFTPTestServer(folder: folder)

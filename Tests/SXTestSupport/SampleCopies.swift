@@ -7,19 +7,20 @@ import SXSample
 ///
 /// Why: `SampleDataDirectory.create` encodes several megapixel images with libvips and derives two
 /// SQLCipher keys (PBKDF2, 256,000 rounds each), seconds of CPU, and a hundred tests asked for one.
-/// The build is deterministic for its options, so a copy (`cp -a`: bytes, modes, times) is the same
-/// sample, down to the databases' salts. Only the sample's own tests (SXSampleTests) build theirs.
+/// The build is deterministic for its options but for the databases' random salts, so a copy (`cp -a`:
+/// bytes, modes, times) is the sample a build gives; copies of one kind share the template's salts.
+/// Only the sample's own tests (SXSampleTests) build theirs.
 public enum SampleCopies {
     /// A copy at `root` of the sample `options` describe; `root` must not hold a data directory yet.
     public static func create(at root: String, options: SampleDataDirectory.Options = .init()) throws -> SampleDataDirectory {
         let template = try Templates.shared.template(for: options)
-        let target = Path.absolute(root)
-        if POSIXFile.exists(template.relocated(to: target).directory.chatDatabase) {
+        let copy = template.relocated(to: root)
+        if POSIXFile.exists(copy.directory.chatDatabase) {
             throw CopyError(message: "'\(root)' already holds a SimpleX data directory; choose an empty folder")
         }
-        try Folders.create(target)
-        try run("/bin/cp", ["-a", template.directory.root + "/.", target])
-        return template.relocated(to: target)
+        try Folders.create(copy.directory.root)
+        try run("/bin/cp", ["-a", template.directory.root + "/.", copy.directory.root])
+        return copy
     }
 
     struct CopyError: Error, CustomStringConvertible {

@@ -29,7 +29,7 @@ import SXTestSupport
         let long = [UInt8](repeating: 0x6C, count: 255)
         let latin1: [UInt8] = [0x63, 0x61, 0x66, 0xE9]
         for name in [long, latin1, [0x61]] {
-            let fd = open(Path.join(folder.path, FileNameBytes.string(name)), O_WRONLY | O_CREAT, 0o600)
+            let fd = open(Path.join(folder.path, FileNameBytes.string(name)), O_WRONLY | O_CLOEXEC | O_CREAT, 0o600)
             #expect(fd >= 0)
             close(fd)
         }

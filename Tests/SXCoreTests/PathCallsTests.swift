@@ -31,7 +31,7 @@ import Testing
         // What String bridging would hand the kernel: the carrier's UTF-8 (EE BF A9), another name.
         #expect(Array(file.carried.utf8) != file.raw)
 
-        let fd = open(file.carried, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        let fd = open(file.carried, O_WRONLY | O_CLOEXEC | O_CREAT | O_EXCL, 0o600)
         #expect(fd >= 0)
         #expect(write(fd, "abc", 3) == 3)
         close(fd)
@@ -58,7 +58,7 @@ import Testing
         #expect(mkdir(folder.carried, 0o700) == 0 && Self.rawStatus(folder.raw)!.st_mode & S_IFMT == S_IFDIR)
         let innerRaw = folder.raw + Array("/in".utf8) + [0xE9]
         let inner = (carried: FileNameBytes.string(innerRaw), raw: innerRaw)
-        let folderFD = open(folder.carried, O_RDONLY | O_DIRECTORY)
+        let folderFD = open(folder.carried, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
         #expect(folderFD >= 0)
         let innerName = Path.basename(inner.carried)
         let innerFD = openat(folderFD, innerName, O_WRONLY | O_CREAT | O_EXCL, 0o600)

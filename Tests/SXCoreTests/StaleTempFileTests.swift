@@ -31,6 +31,24 @@ struct StaleTempFileTests {
         #expect(try tmp.read("archive.zip") == Array("in progress".utf8))
     }
 
+    /// A child being spawned by another thread holds a copy of every descriptor until its exec (a
+    /// `dup` stands for it here): a lock let go through `release` is free at once all the same.
+    @Test func aReleasedLockIsFreeWhileACopyOfItsDescriptorLives() throws {
+        let tmp = try TempFolder()
+        let folder = Path.join(tmp.root, "work")
+        try Folders.create(folder, permissions: 0o700)
+        let first = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        #expect(TempOwnership.tryClaim(first, path: folder) == .claimed)
+        let copy = dup(first)
+        try #require(copy >= 0)
+        defer { close(copy) }
+        let second = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { close(second) }
+        #expect(TempOwnership.tryClaim(second, path: folder) == .busy)
+        TempOwnership.release(first)
+        #expect(TempOwnership.tryClaim(second, path: folder) == .claimed)
+    }
+
     @Test func everyCompanionAndBackupNameIsDefinedOnce() {
         #expect(DataDirectoryNames.companions(of: "x.db") == ["x.db-journal", "x.db-wal", "x.db-shm"])
         #expect(DataDirectoryNames.backup(of: "/d/simplex_v1_chat.db") == "/d/simplex_v1_chat.db.bak")

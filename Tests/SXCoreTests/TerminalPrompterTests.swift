@@ -35,7 +35,7 @@ private final class PseudoTerminal: Sendable {
     private let screen = Mutex("")
 
     init() throws {
-        let master = PTYCalls.posixOpenpt(O_RDWR | O_NOCTTY)
+        let master = PTYCalls.posixOpenpt(O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard master >= 0 else { throw FileSystemError("open a pseudo-terminal", path: "/dev/ptmx") }
         guard PTYCalls.grantpt(master) == 0, PTYCalls.unlockpt(master) == 0, let name = PTYCalls.ptsname(master) else {
             close(master)
@@ -43,7 +43,7 @@ private final class PseudoTerminal: Sendable {
         }
         self.master = master
         slavePath = name
-        slave = open(slavePath, O_RDWR | O_NOCTTY)
+        slave = open(slavePath, O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard slave >= 0 else {
             close(master)
             throw FileSystemError("open", path: slavePath)

@@ -283,7 +283,7 @@ import Testing
     @Test func aSecondBatchOnTheSameManifestIsRefusedWhileTheFirstHoldsIt() throws {
         let f = try Inputs()
         // Another process's lock on the manifest's folder, taken as the batch takes it.
-        let fd = open(f.temp.file("keys"), O_RDONLY | O_DIRECTORY)
+        let fd = open(f.temp.file("keys"), O_RDONLY | O_CLOEXEC | O_DIRECTORY)
         try #require(fd >= 0)
         defer { close(fd) }
         // flock locks are per open file description: a second open in this process conflicts too.

@@ -81,4 +81,26 @@ import Testing
         }
         #expect(missing.isEmpty, "suites without .ownThreads: \(missing)")
     }
+
+    /// Every descriptor a test opens itself is closed on exec. Tests run side by side in one process,
+    /// and a child spawned with `posix_spawn` (a passphrase command) keeps, for its whole life, a copy
+    /// of every descriptor without close-on-exec, and with it any `flock` taken on it. (Foundation's
+    /// `Process` closes them in the child; even so a copy lives from clone to exec, which is why locks
+    /// are let go with `TempOwnership.release`.)
+    @Test func everyDescriptorATestOpensIsClosedOnExec() throws {
+        let tests = VectorFiles.repositoryRoot + "/Tests"
+        let call = /(?:^|[^.\w])(open|socket|posixOpenpt)\(.*\b(O_|SOCK_)[A-Z]/
+        var leaking: [String] = []
+        let files = FileManager.default.enumerator(atPath: tests)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        #expect(files.count > 100)
+        for name in files.sorted() {
+            let text = try String(contentsOfFile: tests + "/" + name, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.contains(call) && !line.contains("CLOEXEC") {
+                leaking.append("\(name):\(number + 1)")
+            }
+            if text.contains("pipe(&") && !text.contains("FD_CLOEXEC") { leaking.append(name + ": pipe") }
+        }
+        #expect(leaking.isEmpty, "descriptors without close-on-exec: \(leaking)")
+    }
 }

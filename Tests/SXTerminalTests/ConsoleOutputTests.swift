@@ -15,6 +15,8 @@ final class CapturedOutput {
     init() throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw FileSystemError("create a pipe", path: "<pipe>") }
+        // Children other tests spawn meanwhile must not inherit either end.
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         readEnd = fds[0]
         writeEnd = fds[1]
         output = ConsoleOutput(descriptor: writeEnd)

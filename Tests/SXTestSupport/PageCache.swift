@@ -7,7 +7,7 @@ import Glibc
 public enum PageCache {
     /// How many of the file's pages are in the page cache (mincore on a read-only mapping).
     public static func residentPages(_ path: String) throws -> Int {
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileSystemError("open", path: path) }
         defer { close(fd) }
         var st = stat()

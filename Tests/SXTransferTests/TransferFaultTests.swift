@@ -298,15 +298,16 @@ struct TransferFaultTests {
         // also within one process).
         let work = receiver.workFolder(for: description)
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        let first = open(work, O_RDONLY | O_DIRECTORY)
+        let first = open(work, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
         #expect(first >= 0 && flock(first, LOCK_EX) == 0)
         await #expect(throws: TransferError.receiveInProgress(workFolder: work)) {
             try await receiver.receive(description, path: "d")
         }
         try expectNothingPlaced(f)
         #expect(FileManager.default.fileExists(atPath: work), "the first run's folder is left to it")
-        // Once the first run is gone, the receive goes ahead.
-        close(first)
+        // Once the first run is gone, the receive goes ahead. Its lock is let go as a run lets go
+        // (`release`): only `close` would leave it held by any child another test is spawning now.
+        TempOwnership.release(first)
         let got = try await receiver.receive(description, path: "d")
         #expect(try f.temp.read("inbox/" + Path.basename(got.path)) == f.content)
     }

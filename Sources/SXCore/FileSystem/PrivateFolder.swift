@@ -54,7 +54,7 @@ public final class PrivateFolder: @unchecked Sendable {
         try? Folders.remove(path)
         if let liveToken { LiveTemps.remove(liveToken) }
         liveToken = nil
-        if lockFD >= 0 { close(lockFD) }
+        TempOwnership.release(lockFD)
         lockFD = -1
     }
 

@@ -33,6 +33,17 @@ public enum TempOwnership {
         return stillNamed(fd, path) ? .claimed : .gone
     }
 
+    /// Lets go of a lock taken by `claim` or `tryClaim` and closes the descriptor. The lock is undone
+    /// explicitly, not left to `close`: a child that another thread is spawning at that instant holds
+    /// a copy of every descriptor from its clone until its exec, close-on-exec ones included, and a
+    /// lock dropped only by `close` would last as long as that copy (a receive run right after
+    /// another in one process was refused as "in progress" that way).
+    public static func release(_ fd: Int32) {
+        guard fd >= 0 else { return }
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+
     /// The locked descriptor still names `path` (nothing removed or replaced it before the lock).
     private static func stillNamed(_ fd: Int32, _ path: String) -> Bool {
         var held = stat(), named = stat()

@@ -52,7 +52,7 @@ enum ReceiveLeftovers {
             removeParts(in: work)
             rmdir(work)  // only when empty: verified chunks are kept for a rerun to resume from
         }
-        if fd >= 0 { close(fd) }
+        TempOwnership.release(fd)
     }
 
     /// Half-written chunks (`chunk-N.part`) of a run that was killed while writing them.

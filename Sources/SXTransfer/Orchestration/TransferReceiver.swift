@@ -273,7 +273,7 @@ public struct TransferReceiver: Sendable {
         let redirectLock = try ReceiveLeftovers.hold(folder)
         defer {
             try? Folders.remove(folder)
-            close(redirectLock)
+            TempOwnership.release(redirectLock)
         }
         let file = Path.join(folder, "description.yaml")
         try? Folders.remove(file)  // a killed run's, if any
@@ -347,7 +347,7 @@ public struct TransferReceiver: Sendable {
         let lock = try ReceiveLeftovers.hold(work)
         await acknowledge(description)
         try? Folders.remove(work)
-        close(lock)
+        TempOwnership.release(lock)
         events(.rcvFileComplete(path: placed.path, fileName: placed.fileName, fileSize: placed.size))
         return Result(path: placed.path, fileName: placed.fileName, fileSize: placed.size, chunksDownloaded: 0)
     }

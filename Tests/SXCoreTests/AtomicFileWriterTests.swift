@@ -43,6 +43,27 @@ struct AtomicFileWriterTests {
         #expect(try tmp.read("big") == content)
     }
 
+    /// Staging blocks go from finished writers to the next ones (wiped and emptied): every file gets
+    /// exactly its own bytes, whatever the writer before it left in the block, and an aborted one too.
+    @Test func aStagingBlockPassedOnCarriesNothingOver() throws {
+        let tmp = try TempFolder("sxkit-direct", in: "/var/tmp")
+        let sizes = [AtomicFileWriter.directBlock + 7, 3, 2 * AtomicFileWriter.directBlock - 1, 0, 4096, 100]
+        for (n, size) in sizes.enumerated() {
+            // One that fills a block part way and is aborted, before each that is kept.
+            let dropped = try AtomicFileWriter(destination: tmp.file("dropped"))
+            dropped.bypassPageCache = true
+            try dropped.write([UInt8](repeating: 0xEE, count: 5000))
+            dropped.abort()
+            let writer = try AtomicFileWriter(destination: tmp.file("file-\(n)"))
+            writer.bypassPageCache = true
+            let content = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ n) }
+            try writer.write(content)
+            try writer.commit()
+            #expect(try tmp.read("file-\(n)") == content, "file \(n) (\(size) bytes)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: tmp.file("dropped")))
+    }
+
     /// A file asked to be world-readable is 0600 while it is written (a process killed meanwhile
     /// leaves nothing others can read, whatever the umask) and gets its mode only when finished.
     @Test func theTempFileIsPrivateUntilFinished() throws {

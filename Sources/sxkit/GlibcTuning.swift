@@ -3,30 +3,59 @@ import ArgumentParser
 import Glibc
 #endif
 
-/// glibc (2.33 and later on x86-64) copies blocks from 2 KiB up to about the L2 size with
-/// `rep movsb`. On AMD Zen that instruction runs more than 20 times slower when the destination sits
-/// a few bytes past the source modulo 4 KiB: on this project's build machine (AMD EPYC, Debian 12,
-/// glibc 2.36) a 16 KiB copy with the two 16 bytes apart modulo 4 KiB ran at 1.9 GB/s, at 52 GB/s
-/// otherwise. That is the usual case for the heap buffers that SwiftNIO, its HTTP/2 decoder and
-/// OpenSSL copy between, so a transfer spent a quarter of its CPU time in those copies.
+/// The commands that move bulk data over the network start themselves once more with a few glibc
+/// tunables set, because glibc reads its tunables only when a process starts: the same process image,
+/// arguments, descriptors and environment (plus `GLIBC_TUNABLES`); nothing has been read or written
+/// yet. A tunable the user already set is left as it is, and a failed exec just goes on without.
 ///
-/// glibc reads its tunables only when a process starts, so the commands that move bulk data over
-/// the network start themselves once more with `glibc.cpu.x86_rep_movsb_threshold` above any copy
-/// they make: glibc then copies with vector loads and stores, as fast as `rep movsb` at its best on
-/// every x86-64 CPU. The same process image, arguments, descriptors and environment (plus that
-/// tunable); nothing has been read or written yet. A tunable already set by the user is left as it
-/// is, and a failed exec just goes on without it.
-enum CopyTuning {
-    static let tunable = "glibc.cpu.x86_rep_movsb_threshold"
-    /// Above any single copy these commands make (chunks are at most 4 MiB).
-    static let threshold = 1 << 30
+/// - **Copies** (x86-64 only). glibc (2.33 and later) copies blocks from 2 KiB up to about the L2
+///   size with `rep movsb`. On AMD Zen that instruction runs more than 20 times slower when the
+///   destination sits a few bytes past the source modulo 4 KiB: on this project's build machine (AMD
+///   EPYC, Debian 12, glibc 2.36) a 16 KiB copy with the two 16 bytes apart modulo 4 KiB ran at
+///   1.9 GB/s, at 52 GB/s otherwise. That is the usual case for the heap buffers that SwiftNIO, its
+///   HTTP/2 decoder and OpenSSL copy between, so a transfer spent a quarter of its CPU time in those
+///   copies. With `glibc.cpu.x86_rep_movsb_threshold` above any copy these commands make, glibc
+///   copies with vector loads and stores, as fast as `rep movsb` at its best on every x86-64 CPU.
+/// - **Fresh pages.** glibc's malloc maps a block of 128 KiB or more afresh and unmaps it when freed,
+///   and hands free memory at the top of a heap back to the kernel once 128 KiB are free there (both
+///   thresholds rise only to the size of what was last freed). SwiftNIO's HTTP/2 decoder copies every
+///   received byte into a buffer it then hands on whole and replaces (swift-nio-http2
+///   `HTTP2FrameParser.swift`, each state's `accumulate` → `writeImmutableBuffer`), so nearly every
+///   received byte landed on a page the kernel had to fault in and zero first: receiving 512 MiB took
+///   148 K page faults (578 MiB of fresh pages), the relay storing it 52 K. Blocks up to 8 MiB served
+///   from the heap, and up to 16 MiB kept free at a heap's top, bring that to 15 K and 4 K, for 8-10 %
+///   less CPU on both sides, and peak RSS within a few MB of before (notes/xftp-throughput.md).
+enum GlibcTuning {
+    struct Tunable: Equatable {
+        let name: String
+        let value: Int
+        var setting: String { "\(name)=\(value)" }
+    }
 
-    /// The `GLIBC_TUNABLES` value to start with, or nil when nothing is to change.
-    static func tunables(current: String?) -> String? {
-        let setting = "\(tunable)=\(threshold)"
-        guard let current, !current.isEmpty else { return setting }
-        if current.split(separator: ":").contains(where: { $0.hasPrefix(tunable + "=") }) { return nil }
-        return current + ":" + setting
+    /// Above any single copy these commands make (chunks are at most 4 MiB).
+    static let copyThreshold = Tunable(name: "glibc.cpu.x86_rep_movsb_threshold", value: 1 << 30)
+    /// Above the 4 MiB chunk buffers and NIO's largest, so that none of them is a mapping of its own.
+    static let mmapThreshold = Tunable(name: "glibc.malloc.mmap_threshold", value: 8 << 20)
+    /// Twice that: a heap keeps a freed chunk buffer or two for the next instead of returning its pages.
+    static let trimThreshold = Tunable(name: "glibc.malloc.trim_threshold", value: 16 << 20)
+
+    /// The tunables for this machine's architecture.
+    static var tunables: [Tunable] {
+        #if arch(x86_64)
+        [copyThreshold, mmapThreshold, trimThreshold]
+        #else
+        [mmapThreshold, trimThreshold]
+        #endif
+    }
+
+    /// The `GLIBC_TUNABLES` value to start with, or nil when nothing is to change: `current` with each
+    /// of `tunables` that it does not set already appended.
+    static func tunables(current: String?, adding tunables: [Tunable] = tunables) -> String? {
+        let current = current ?? ""
+        let given = Set(current.split(separator: ":").map { String($0.prefix { $0 != "=" }) })
+        let added = tunables.filter { !given.contains($0.name) }.map(\.setting)
+        guard !added.isEmpty else { return nil }
+        return ((current.isEmpty ? [] : [current]) + added).joined(separator: ":")
     }
 
     /// The commands that move bulk data through TLS and HTTP/2.
@@ -35,16 +64,14 @@ enum CopyTuning {
             || command is MigrateSendCommand || command is MigrateReceiveCommand
     }
 
-    /// Starts the process again with the tunable set, when this is x86-64 and it is not set yet.
-    /// Returns only when it did not (other CPUs, already set, or the exec failed).
+    /// Starts the process again with the tunables set, when they are not set yet. Returns only when it
+    /// did not (all set already, or the exec failed).
     static func restartIfNeeded() {
-        #if arch(x86_64)
         let original = getenv("GLIBC_TUNABLES").map { String(cString: $0) }
         guard let value = tunables(current: original), setenv("GLIBC_TUNABLES", value, 1) == 0 else { return }
         execv("/proc/self/exe", CommandLine.unsafeArgv)
         // Still here: the exec failed (no /proc, say). Run on as before, and let children inherit
         // what this process started with.
         if let original { setenv("GLIBC_TUNABLES", original, 1) } else { unsetenv("GLIBC_TUNABLES") }
-        #endif
     }
 }

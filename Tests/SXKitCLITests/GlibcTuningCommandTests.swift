@@ -2,16 +2,24 @@ import Foundation
 import Testing
 import SXTestSupport
 
-/// The bulk-transfer commands start themselves again with glibc's `rep movsb` threshold raised (see
-/// `CopyTuning` in the sxkit target): checked on a running `relay serve`, in its environment as the
-/// kernel holds it, with and without tunables set by the user.
+/// The bulk-transfer commands start themselves again with glibc tunables set (see `GlibcTuning` in
+/// the sxkit target): checked on a running `relay serve`, in its environment as the kernel holds it,
+/// with and without tunables set by the user. (What the heap tunables save shows only over hundreds of
+/// MB, with glibc's thresholds left to adapt, which no explicit setting reproduces: measured in
+/// notes/xftp-throughput.md rather than here.)
 @Suite(.ownThreads)
-struct CopyTuningCommandTests {
-    static let setting = "glibc.cpu.x86_rep_movsb_threshold=1073741824"
+struct GlibcTuningCommandTests {
+    static let copy = "glibc.cpu.x86_rep_movsb_threshold=1073741824"
+    static let heap = ["glibc.malloc.mmap_threshold=8388608", "glibc.malloc.trim_threshold=16777216"]
+    #if arch(x86_64)
+    static let all = [copy] + heap
+    #else
+    static let all = heap
+    #endif
 
-    /// The environment block a relay started with `given` runs with, as the kernel holds it (glibc
-    /// cuts `GLIBC_TUNABLES` there at each tunable it reads, writing a NUL over the ':', so the block
-    /// is checked as bytes).
+    /// The environment block a relay started with `given` runs with, as the kernel holds it, each
+    /// variable and each tunable between bars (glibc may cut `GLIBC_TUNABLES` at each tunable it
+    /// reads, writing a NUL over the ':', so the block is read as bytes and both count as a bar).
     private func runningEnvironment(given: String?) throws -> String {
         let folder = try TempFolder()
         // The address is printed once the relay runs: by then it is the restarted process.
@@ -19,18 +27,18 @@ struct CopyTuningCommandTests {
                                      environment: ["GLIBC_TUNABLES": given])
         #expect(relay.address.hasPrefix("xftp://"), "\(relay.address)")
         let environ = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(relay.process.processIdentifier)/environ"))
-        return "|" + String(decoding: environ.map { $0 == 0 ? UInt8(ascii: "|") : $0 }, as: UTF8.self)
+        return "|" + String(decoding: environ.map { $0 == 0 || $0 == UInt8(ascii: ":") ? UInt8(ascii: "|") : $0 }, as: UTF8.self)
     }
 
-    @Test func theRelayRunsWithTheThresholdRaised() throws {
+    @Test func theRelayRunsWithTheTunablesSet() throws {
+        #expect(try runningEnvironment(given: nil).contains("|GLIBC_TUNABLES=" + Self.all.joined(separator: "|") + "|"))
+        // The user's other tunables are kept, and a value the user chose is left as it is.
+        #expect(try runningEnvironment(given: "glibc.malloc.arena_max=2")
+            .contains("|GLIBC_TUNABLES=glibc.malloc.arena_max=2|" + Self.all.joined(separator: "|") + "|"))
+        let own = try runningEnvironment(given: "glibc.malloc.mmap_threshold=4096")
+        #expect(own.contains("|GLIBC_TUNABLES=glibc.malloc.mmap_threshold=4096|") && !own.contains("8388608"), "\(own)")
         #if arch(x86_64)
-        #expect(try runningEnvironment(given: nil).contains("|GLIBC_TUNABLES=" + Self.setting + "|"))
-        // The user's other tunables are kept, and a threshold the user chose is left as it is.
-        #expect(try runningEnvironment(given: "glibc.malloc.arena_max=2").contains("|GLIBC_TUNABLES=glibc.malloc.arena_max=2|" + Self.setting + "|"))
-        let own = try runningEnvironment(given: "glibc.cpu.x86_rep_movsb_threshold=4096")
-        #expect(own.contains("|GLIBC_TUNABLES=glibc.cpu.x86_rep_movsb_threshold=4096|") && !own.contains("1073741824"))
-        #else
-        #expect(try !runningEnvironment(given: nil).contains("GLIBC_TUNABLES"))
+        #expect(own.contains("|" + Self.copy + "|"))
         #endif
     }
 }

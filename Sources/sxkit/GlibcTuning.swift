@@ -23,8 +23,9 @@ import Glibc
 ///   `HTTP2FrameParser.swift`, each state's `accumulate` → `writeImmutableBuffer`), so nearly every
 ///   received byte landed on a page the kernel had to fault in and zero first: receiving 512 MiB took
 ///   148 K page faults (578 MiB of fresh pages), the relay storing it 52 K. Blocks up to 8 MiB served
-///   from the heap, and up to 16 MiB kept free at a heap's top, bring that to 15 K and 4 K, for 8-10 %
-///   less CPU on both sides, and peak RSS within a few MB of before (notes/xftp-throughput.md).
+///   from the heap, and up to 8 MiB kept free at a heap's top, bring that to 19 K and 7 K, for 8-10 %
+///   less CPU on both sides (16 MiB kept: 15 K and 4 K, for more memory held; 4 MiB: 24 K and 27 K),
+///   peak RSS within a few MB of before (notes/xftp-throughput.md).
 enum GlibcTuning {
     struct Tunable: Equatable {
         let name: String
@@ -36,8 +37,9 @@ enum GlibcTuning {
     static let copyThreshold = Tunable(name: "glibc.cpu.x86_rep_movsb_threshold", value: 1 << 30)
     /// Above the 4 MiB chunk buffers and NIO's largest, so that none of them is a mapping of its own.
     static let mmapThreshold = Tunable(name: "glibc.malloc.mmap_threshold", value: 8 << 20)
-    /// Twice that: a heap keeps a freed chunk buffer or two for the next instead of returning its pages.
-    static let trimThreshold = Tunable(name: "glibc.malloc.trim_threshold", value: 16 << 20)
+    /// A heap keeps about a chunk buffer's worth of freed memory for the next allocations instead of
+    /// returning its pages at once.
+    static let trimThreshold = Tunable(name: "glibc.malloc.trim_threshold", value: 8 << 20)
 
     /// The tunables for this machine's architecture.
     static var tunables: [Tunable] {

@@ -25,7 +25,8 @@ import Glibc
 ///   148 K page faults (578 MiB of fresh pages), the relay storing it 52 K. Blocks up to 8 MiB served
 ///   from the heap, and up to 8 MiB kept free at a heap's top, bring that to 19 K and 7 K, for 8-10 %
 ///   less CPU on both sides (16 MiB kept: 15 K and 4 K, for more memory held; 4 MiB: 24 K and 27 K),
-///   peak RSS within a few MB of before (notes/xftp-throughput.md).
+///   the clients' peak RSS within a few MB of before, the relay's about 18 MB higher (under 100 MB
+///   during a 1 GiB transfer; notes/xftp-throughput.md).
 enum GlibcTuning {
     struct Tunable: Equatable {
         let name: String

@@ -58,6 +58,7 @@ import SXTestSupport
         }
         #expect(types.first == "sndFileStart" && types.last == "sndFileCompleteXFTP" && types.contains("sndFileProgressXFTP"))
         #expect(sent.stdout.contains(#""sentSize":720896,"totalSize":720896"#))
+        #expect(sent.stdout.contains(#""chunksUploaded":5,"alreadySent":false}"#), "\(sent.stdout)")
         let recipient = s.descriptions + "/report.pdf.recipient-1.yaml"
         let senderDescription = s.descriptions + "/report.pdf.sender.yaml"
         #expect(try POSIXFile.status(recipient).st_mode & 0o777 == 0o600)
@@ -152,6 +153,7 @@ import SXTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.relay).sorted() == relayed, "something was uploaded")
         let json = try s.send(source, ["--recipients", "2", "--json"])
         #expect(json.status == 0 && json.stdout.contains(#""type":"sndFileCompleteXFTP""#), "\(json.stderr)")
+        #expect(json.stdout.contains(#""chunksUploaded":0,"alreadySent":true}"#), "\(json.stdout)")
         let got = try s.receive(s.descriptions + "/data.bin.recipient-2.yaml")
         #expect(got.status == 0, "\(got.stderr)")
         #expect(try s.temp.read("inbox/data.bin") == s.temp.read("data.bin"))
@@ -230,6 +232,8 @@ import SXTestSupport
         let rerun = try s.receive(description, target)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(rerun.stdout.contains("already holds data.bin, byte for byte"), "\(rerun.stdout)")
+        let json = try s.receive(description, target + ["--json"])
+        #expect(json.status == 0 && json.stdout.contains(#""alreadyPresent":true}"#), "\(json.stdout)\(json.stderr)")
         #expect(try s.temp.read(name) == s.temp.read("data.bin"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.inbox) == [Path.basename(name)])
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.temp.file("recv-tmp")).isEmpty)

@@ -59,6 +59,11 @@ struct TransferRoundTripTests {
         #expect(TransferEvent.sndFileProgressXFTP(sentSize: 10, totalSize: 20).json == #"{"type":"sndFileProgressXFTP","sentSize":10,"totalSize":20}"#)
         #expect(TransferEvent.rcvFileProgressXFTP(receivedSize: 1, totalSize: 2).json == #"{"type":"rcvFileProgressXFTP","receivedSize":1,"totalSize":2}"#)
         #expect(TransferEvent.rcvFileError(error: "a \"b\"").json == #"{"type":"rcvFileError","error":"a \"b\""}"#)
+        // What this run did, besides SimpleX's fields: chunks it uploaded, nothing sent or written at all.
+        #expect(TransferEvent.sndFileCompleteXFTP(senderDescription: "s.yaml", recipientDescriptions: ["r1.yaml", "r2.yaml"], chunksUploaded: 3, alreadySent: false).json
+            == #"{"type":"sndFileCompleteXFTP","senderDescription":"s.yaml","recipientDescriptions":["r1.yaml","r2.yaml"],"chunksUploaded":3,"alreadySent":false}"#)
+        #expect(TransferEvent.rcvFileComplete(path: "/in/a.bin", fileName: "a.bin", fileSize: 7, alreadyPresent: true).json
+            == #"{"type":"rcvFileComplete","path":"/in/a.bin","fileName":"a.bin","fileSize":7,"alreadyPresent":true}"#)
     }
 
     @Test("a sender description cannot receive and a recipient description cannot cancel")

@@ -5,12 +5,15 @@ import SXCore
 public enum TransferEvent: Sendable, Equatable {
     case sndFileStart(fileName: String, fileSize: Int64, encryptedSize: Int64, chunks: Int)
     case sndFileProgressXFTP(sentSize: Int64, totalSize: Int64)
-    case sndFileCompleteXFTP(senderDescription: String, recipientDescriptions: [String])
+    /// `chunksUploaded`: by this run (fewer than the chunks when an interrupted run sent some);
+    /// `alreadySent`: a rerun of a send that had finished, which checked its descriptions and sent nothing.
+    case sndFileCompleteXFTP(senderDescription: String, recipientDescriptions: [String], chunksUploaded: Int, alreadySent: Bool)
     case sndFileError(error: String)
     case sndFileWarning(warning: String)
     case rcvFileStart(encryptedSize: Int64, chunks: Int)
     case rcvFileProgressXFTP(receivedSize: Int64, totalSize: Int64)
-    case rcvFileComplete(path: String, fileName: String, fileSize: Int64)
+    /// `alreadyPresent`: the destination already held these very bytes (a rerun after a kill); nothing was written.
+    case rcvFileComplete(path: String, fileName: String, fileSize: Int64, alreadyPresent: Bool)
     case rcvFileError(error: String)
     case rcvFileWarning(warning: String)
     case rcvFileSndCancelled(error: String)
@@ -37,12 +40,14 @@ public enum TransferEvent: Sendable, Equatable {
         case .sndFileStart(let name, let size, let encrypted, let chunks):
             return [("fileName", name), ("fileSize", size), ("encryptedSize", encrypted), ("chunks", chunks)]
         case .sndFileProgressXFTP(let sent, let total): return [("sentSize", sent), ("totalSize", total)]
-        case .sndFileCompleteXFTP(let sender, let recipients): return [("senderDescription", sender), ("recipientDescriptions", recipients)]
+        case .sndFileCompleteXFTP(let sender, let recipients, let uploaded, let already):
+            return [("senderDescription", sender), ("recipientDescriptions", recipients), ("chunksUploaded", uploaded), ("alreadySent", already)]
         case .sndFileError(let error), .rcvFileError(let error), .rcvFileSndCancelled(let error): return [("error", error)]
         case .sndFileWarning(let warning), .rcvFileWarning(let warning): return [("warning", warning)]
         case .rcvFileStart(let encrypted, let chunks): return [("encryptedSize", encrypted), ("chunks", chunks)]
         case .rcvFileProgressXFTP(let received, let total): return [("receivedSize", received), ("totalSize", total)]
-        case .rcvFileComplete(let path, let name, let size): return [("path", path), ("fileName", name), ("fileSize", size)]
+        case .rcvFileComplete(let path, let name, let size, let already):
+            return [("path", path), ("fileName", name), ("fileSize", size), ("alreadyPresent", already)]
         }
     }
 
@@ -59,6 +64,7 @@ public enum TransferEvent: Sendable, Equatable {
         case let list as [String]: return "[" + list.map { encode($0) }.joined(separator: ",") + "]"
         case let n as Int64: return String(n)
         case let n as Int: return String(n)
+        case let b as Bool: return b ? "true" : "false"
         default: return "null"
         }
     }

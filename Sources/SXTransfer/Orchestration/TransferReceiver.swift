@@ -246,7 +246,7 @@ public struct TransferReceiver: Sendable {
         try? Folders.remove(work)
         failed = false
         CrashPoint.reach("transfer-receive-work-removed")
-        events(.rcvFileComplete(path: final, fileName: header.name, fileSize: size))
+        events(.rcvFileComplete(path: final, fileName: header.name, fileSize: size, alreadyPresent: alreadyPresent))
         var result = Result(path: final, fileName: header.name, fileSize: size, chunksDownloaded: counts.downloads.load(ordering: .relaxed))
         result.alreadyPresent = alreadyPresent
         return result
@@ -348,7 +348,7 @@ public struct TransferReceiver: Sendable {
         await acknowledge(description)
         try? Folders.remove(work)
         TempOwnership.release(lock)
-        events(.rcvFileComplete(path: placed.path, fileName: placed.fileName, fileSize: placed.size))
+        events(.rcvFileComplete(path: placed.path, fileName: placed.fileName, fileSize: placed.size, alreadyPresent: false))
         return Result(path: placed.path, fileName: placed.fileName, fileSize: placed.size, chunksDownloaded: 0)
     }
 

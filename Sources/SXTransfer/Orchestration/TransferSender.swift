@@ -158,7 +158,8 @@ public struct TransferSender: Sendable {
         var state = try resumableState(file: file, status: st, warn: { events(.sndFileWarning(warning: $0)) })
         if state == nil, let done = completedSend(file: file) {
             events(.sndFileStart(fileName: FileNameBytes.text(Path.basename(file)), fileSize: size, encryptedSize: done.encryptedSize, chunks: done.chunks))
-            events(.sndFileCompleteXFTP(senderDescription: done.senderDescription, recipientDescriptions: done.recipientDescriptions))
+            events(.sndFileCompleteXFTP(senderDescription: done.senderDescription, recipientDescriptions: done.recipientDescriptions,
+                                        chunksUploaded: 0, alreadySent: true))
             return done
         }
         // Where the descriptions go is checked before anything is uploaded. Those this very send
@@ -209,7 +210,7 @@ public struct TransferSender: Sendable {
 
         let final = await store.state
         let (senderPath, recipientPaths) = try writeDescriptions(final, file: file)
-        events(.sndFileCompleteXFTP(senderDescription: senderPath, recipientDescriptions: recipientPaths))
+        events(.sndFileCompleteXFTP(senderDescription: senderPath, recipientDescriptions: recipientPaths, chunksUploaded: uploads, alreadySent: false))
         if !options.keepsWorkFolder {
             try? Folders.remove(work)
             CrashPoint.reach("transfer-send-work-removed")

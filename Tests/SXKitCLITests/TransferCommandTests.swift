@@ -247,6 +247,24 @@ import SXTestSupport
         #expect(refused.status == 1 && refused.stderr.contains("already exists"), "\(refused.stderr)")
         #expect(try s.temp.read(name) == other)
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.inbox) == [Path.basename(name)])
+
+        // The same bytes back, and a rerun killed once it had found them there: the record names that
+        // file, so the next run finishes from it.
+        unlink(s.temp.file(name))
+        try AtomicFileWriter.write(try s.temp.read("data.bin"), to: s.temp.file(name), mode: 0o600)
+        let placedKill = try CLI.run(["transfer", "receive", description, "-o", s.inbox, "--temp-dir", s.temp.file("recv-tmp")] + target,
+                                     environment: ["SXKIT_CRASH_AT": "transfer-receive-placed"])
+        #expect(placedKill.status == SIGKILL, "status \(placedKill.status): \(placedKill.stderr)")
+        // Neither the relay's chunks nor the downloaded ones are there to receive from again.
+        for chunk in try FileManager.default.contentsOfDirectory(atPath: s.relay) { try Folders.remove(Path.join(s.relay, chunk)) }
+        for work in try FileManager.default.contentsOfDirectory(atPath: s.temp.file("recv-tmp")) {
+            let folder = s.temp.file("recv-tmp/" + work)
+            for chunk in try FileManager.default.contentsOfDirectory(atPath: folder) where chunk.hasPrefix("chunk-") { unlink(Path.join(folder, chunk)) }
+        }
+        let finished = try s.receive(description, target)
+        #expect(finished.status == 0, "\(finished.stdout)\(finished.stderr)")
+        #expect(try s.temp.read(name) == s.temp.read("data.bin"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.temp.file("recv-tmp")).isEmpty)
     }
 
     @Test func fullDiskOnReceiveLeavesNothingAndARerunCompletes() throws {

@@ -226,6 +226,9 @@ public struct TransferReceiver: Sendable {
                     // the file and tidied up): done. Anything else is someone's file, kept and reported.
                     guard try FileComparison.identical(final, writer.tempPath) else { throw TransferError.destinationExists(path: final) }
                     alreadyPresent = true
+                    // The placed file is that one, not the temp file: a rerun after a kill from here
+                    // on finishes from the record instead of downloading again.
+                    try PlacedFile(path: final, fileName: header.name, status: POSIXFile.status(final)).write(into: work)
                 }
                 writer.abort()  // removes the temp name; the file stays under its final name
             }

@@ -119,7 +119,7 @@ public struct DeviceMigrationSender: Sendable {
             if MigrationLink.needsRedirect(linked) {
                 let senderPath = Path.join(options.descriptionFolder, Path.basename(archive) + ".redirect.sender.yaml")
                 linked = try await TransferSender.sendRedirect(for: linked, relays: relays, senderDescriptionPath: senderPath,
-                                                               tempRoot: work, policy: options.policy)
+                                                               folder: Path.join(work, "redirect"), policy: options.policy)
                 result.redirectSenderDescription = senderPath
             }
             let link = MigrationLink.make(linked)

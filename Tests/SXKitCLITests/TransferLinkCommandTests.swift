@@ -115,6 +115,38 @@ struct TransferLinkCommandTests {
         }
     }
 
+    /// Killed once a redirect was on its server but before its link was written: the rerun takes that
+    /// redirect as it is instead of sending another (which would stay on the server with nothing to
+    /// cancel it), and its link receives.
+    @Test func aRedirectSentBeforeAKillIsTheOneTheRerunLinks() throws {
+        let s = try Setup()
+        defer { s.server.kill9() }
+        let content = testBytes(600 << 10, seed: 29)
+        _ = try s.folder.write("photos.zip", content)
+        let asked = ["--recipients", "2", "--link", "simplex"]
+        let stored = { try FileManager.default.contentsOfDirectory(atPath: s.folder.file("store/files")).count }
+        let killed = try s.send("photos.zip", asked, environment: ["SXKIT_CRASH_AT": "transfer-send-redirect-sent"])
+        #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: s.folder.file("desc/photos.zip.recipient-1.simplex-link.txt")))
+        let afterKill = try stored()
+
+        let rerun = try s.send("photos.zip", asked)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        // One redirect more (recipient 2's), not two.
+        let afterRerun = try stored()
+        #expect(afterRerun == afterKill + 1, "chunks stored: \(afterKill) after the kill, \(afterRerun) after the rerun")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.folder.file("tmp")).isEmpty, "the send's work is left")
+        for (recipient, inbox) in [(1, "inbox"), (2, "inbox2")] {
+            let got = try CLI.run(["transfer", "receive", s.folder.file("desc/photos.zip.recipient-\(recipient).simplex-link.txt"),
+                                   "-o", s.folder.file(inbox), "--temp-dir", s.folder.file("tmp")])
+            #expect(got.status == 0, "\(got.stderr)")
+            #expect(try s.folder.read(inbox + "/photos.zip") == content)
+        }
+        // The redirect's sender description cancels the redirect the link carries.
+        let cancelled = try CLI.run(["transfer", "cancel", s.folder.file("desc/photos.zip.recipient-1.redirect.sender.yaml")])
+        #expect(cancelled.status == 0 && cancelled.stdout.contains("deleted 1 chunk replica(s)"), "\(cancelled.stdout)\(cancelled.stderr)")
+    }
+
     /// Killed among its links, after them, or after it removed its work: the rerun finishes, keeping
     /// the links (and redirects) already written, or finds everything done. Each recipient then
     /// receives through its link.

@@ -189,9 +189,11 @@ public struct SendLinks: Sendable {
                     var linked = description
                     if FileDescriptionLink.needsRedirect(description) {
                         let senderPath = Self.redirectSenderDescription(folder: folder, file: file, recipient: recipient)
+                        // In the send's work folder, which stays until the links are written.
+                        let folder = Path.join(try sender.workFolder(for: file), "redirect-\(recipient)")
                         linked = try await TransferSender.sendRedirect(for: description, relays: sender.relays, senderDescriptionPath: senderPath,
-                                                                       tempRoot: sender.options.tempRoot, policy: sender.options.policy,
-                                                                       events: redirectEvents)
+                                                                       folder: folder, policy: sender.options.policy, events: redirectEvents)
+                        CrashPoint.reach("transfer-send-redirect-sent")
                         redirectSender = senderPath
                         written.insert(senderPath)
                     }

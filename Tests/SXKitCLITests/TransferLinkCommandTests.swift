@@ -129,13 +129,16 @@ struct TransferLinkCommandTests {
         #expect(killed.status == SIGKILL, "status \(killed.status): \(killed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: s.folder.file("desc/photos.zip.recipient-1.simplex-link.txt")))
         let afterKill = try stored()
+        // What a killed run of an earlier version left: its redirect's private folder, description and all.
+        try Folders.create(s.folder.file("tmp/sxkit-redirect-Xy12Ab"), permissions: 0o700)
+        _ = try s.folder.write("tmp/sxkit-redirect-Xy12Ab/direct.yaml", Array("key: secret\n".utf8))
 
         let rerun = try s.send("photos.zip", asked)
         #expect(rerun.status == 0, "\(rerun.stderr)")
         // One redirect more (recipient 2's), not two.
         let afterRerun = try stored()
         #expect(afterRerun == afterKill + 1, "chunks stored: \(afterKill) after the kill, \(afterRerun) after the rerun")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: s.folder.file("tmp")).isEmpty, "the send's work is left")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.folder.file("tmp")).isEmpty, "the send's work (or the old folder) is left")
         for (recipient, inbox) in [(1, "inbox"), (2, "inbox2")] {
             let got = try CLI.run(["transfer", "receive", s.folder.file("desc/photos.zip.recipient-\(recipient).simplex-link.txt"),
                                    "-o", s.folder.file(inbox), "--temp-dir", s.folder.file("tmp")])

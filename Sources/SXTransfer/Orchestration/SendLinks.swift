@@ -168,6 +168,9 @@ public struct SendLinks: Sendable {
         let redirectEvents: TransferEventHandler = { event in
             if case .sndFileWarning = event { events(event) }
         }
+        // Earlier versions sent each redirect from a private folder in the temp root, and a killed run
+        // left it there, with the description in it (which holds the file's key).
+        PrivateFolder.removeStale(label: "redirect", in: sender.options.tempRoot)
         var links: [Link] = []
         var written: Set<String> = []
         for (index, path) in sent.recipientDescriptions.enumerated() {

@@ -52,7 +52,7 @@ enum Main {
         }
         do {
             var command = try SXKit.parseAsRoot(arguments)
-            if GlibcTuning.applies(to: command) { GlibcTuning.restartIfNeeded() }
+            GlibcTuning.restartIfNeeded(for: command)
             // `relay serve` stops gracefully on these signals itself.
             if !(command is RelayServeCommand) { InterruptCleanup.install() }
             // Most commands are synchronous; the few that serve or wait on the network are async.

@@ -41,4 +41,32 @@ struct GlibcTuningCommandTests {
         #expect(own.contains("|" + Self.copy + "|"))
         #endif
     }
+
+    /// A send's process: the copy threshold only (x86-64), no heap tunables (its HTTP/2 decoder sees
+    /// only short answers). Read while it waits on a server that never answers its TLS handshake.
+    @Test func aSendRunsWithoutTheHeapTunables() throws {
+        let folder = try TempFolder()
+        let silent = try OccupiedLoopbackPort()
+        let source = try folder.write("a.bin", testBytes(1000, seed: 2))
+        let keyHash = Data(repeating: 7, count: 32).base64EncodedString()
+        let send = try CLI.start(["transfer", "send", source, "--server", "xftp://\(keyHash)@127.0.0.1:\(silent.port)",
+                                  "-o", folder.path, "--temp-dir", folder.path, "--retry", "1"], environment: ["GLIBC_TUNABLES": "glibc.malloc.arena_max=4"])
+        defer { kill(send.processIdentifier, SIGKILL); send.waitUntilExit() }
+        var environment = ""
+        for _ in 0..<100 {
+            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(send.processIdentifier)/environ"))) ?? Data()
+            environment = "|" + String(decoding: bytes.map { $0 == 0 || $0 == UInt8(ascii: ":") ? UInt8(ascii: "|") : $0 }, as: UTF8.self)
+            #if arch(x86_64)
+            if environment.contains(Self.copy) { break }
+            #else
+            break
+            #endif
+            usleep(50_000)
+        }
+        #expect(environment.contains("|GLIBC_TUNABLES=glibc.malloc.arena_max=4|"), "\(environment)")
+        #expect(!environment.contains("mmap_threshold") && !environment.contains("trim_threshold"), "\(environment)")
+        #if arch(x86_64)
+        #expect(environment.contains("|" + Self.copy + "|"), "\(environment)")
+        #endif
+    }
 }

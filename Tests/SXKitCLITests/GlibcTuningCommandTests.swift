@@ -26,7 +26,12 @@ struct GlibcTuningCommandTests {
         let relay = try RelayProcess(["--listen", "127.0.0.1:0", "--store", folder.file("store"), "--certificate-algorithm", "ed25519"],
                                      environment: ["GLIBC_TUNABLES": given])
         #expect(relay.address.hasPrefix("xftp://"), "\(relay.address)")
-        let environ = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(relay.process.processIdentifier)/environ"))
+        return try Self.environmentBlock(of: relay.process.processIdentifier)
+    }
+
+    /// `/proc/PID/environ` with each NUL and ':' as a bar: variables and tunables between bars.
+    static func environmentBlock(of pid: Int32) throws -> String {
+        let environ = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
         return "|" + String(decoding: environ.map { $0 == 0 || $0 == UInt8(ascii: ":") ? UInt8(ascii: "|") : $0 }, as: UTF8.self)
     }
 
@@ -54,8 +59,7 @@ struct GlibcTuningCommandTests {
         defer { kill(send.processIdentifier, SIGKILL); send.waitUntilExit() }
         var environment = ""
         for _ in 0..<100 {
-            let bytes = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(send.processIdentifier)/environ"))) ?? Data()
-            environment = "|" + String(decoding: bytes.map { $0 == 0 || $0 == UInt8(ascii: ":") ? UInt8(ascii: "|") : $0 }, as: UTF8.self)
+            environment = (try? Self.environmentBlock(of: send.processIdentifier)) ?? ""
             #if arch(x86_64)
             if environment.contains(Self.copy) { break }
             #else

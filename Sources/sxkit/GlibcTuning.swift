@@ -25,8 +25,13 @@ import Glibc
 ///   148 K page faults (578 MiB of fresh pages), the relay storing it 52 K. Blocks up to 8 MiB served
 ///   from the heap, and up to 8 MiB kept free at a heap's top, bring that to 19 K and 7 K, for 8-10 %
 ///   less CPU on both sides (16 MiB kept: 15 K and 4 K, for more memory held; 4 MiB: 24 K and 27 K),
-///   the clients' peak RSS within a few MB of before, the relay's about 18 MB higher (under 100 MB
-///   during a 1 GiB transfer; notes/xftp-throughput.md).
+///   the clients' peak RSS within a few MB of before, the relay's about 18 MB higher.
+/// - **One heap.** glibc gives a thread that allocates while another holds a heap's lock a heap
+///   (arena) of its own, up to 8 per core, and each keeps up to the trim threshold free. The relay's
+///   event loop allocates the decoder's buffers and its tasks free them, so its heaps multiplied the
+///   memory kept: peak RSS 79-90 MB over 1 GiB sends and receives, 64-69 MB with one heap, for the same
+///   CPU per transfer and the same speed (a receive client: 90-92 MB, 85-89 MB). Small blocks come
+///   from each thread's own cache before any heap's lock is taken (notes/xftp-throughput.md).
 enum GlibcTuning {
     struct Tunable: Equatable {
         let name: String
@@ -41,6 +46,8 @@ enum GlibcTuning {
     /// A heap keeps about a chunk buffer's worth of freed memory for the next allocations instead of
     /// returning its pages at once.
     static let trimThreshold = Tunable(name: "glibc.malloc.trim_threshold", value: 8 << 20)
+    /// One heap for all threads, so that only one keeps memory free.
+    static let arenaMax = Tunable(name: "glibc.malloc.arena_max", value: 1)
 
     /// The tunables for `command` on this machine's architecture, none for a command that moves no
     /// bulk data. The heap's only for the commands that receive bulk data through the HTTP/2 decoder
@@ -54,7 +61,7 @@ enum GlibcTuning {
         #if arch(x86_64)
         tunables.append(copyThreshold)
         #endif
-        if receivesBulk { tunables += [mmapThreshold, trimThreshold] }
+        if receivesBulk { tunables += [mmapThreshold, trimThreshold, arenaMax] }
         return tunables
     }
 

@@ -17,8 +17,13 @@ BASHDIR    := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR     := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR    := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
+# SwiftPM reads libvips' flags from the file scripts/pkgconfig-vips writes (the system's, less glib's
+# -pthread, which SwiftPM warns about on every build).
+export PKG_CONFIG_PATH := $(CURDIR)/.build/pkgconfig$(if $(PKG_CONFIG_PATH),:$(PKG_CONFIG_PATH))
+
 bootstrap:
 	@scripts/bootstrap
+	@scripts/pkgconfig-vips
 
 build: bootstrap
 	SWIFT=$(SWIFT) scripts/build-release sxkit

@@ -28,8 +28,10 @@ bootstrap:
 build: bootstrap
 	SWIFT=$(SWIFT) scripts/build-release sxkit
 
+# Any warning in the build's output (the compiler's or SwiftPM's) fails it.
 build-debug: bootstrap
-	$(SWIFT) build --build-tests
+	@bash -o pipefail -c '$(SWIFT) build --build-tests 2>&1 | tee .build/build-debug.log'
+	@scripts/no-build-warnings .build/build-debug.log
 
 demo: build
 	$(RELEASE) demo

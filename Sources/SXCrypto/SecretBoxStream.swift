@@ -46,6 +46,12 @@ public struct SecretBoxStream {
             SecretBoxStream.xorKeystream(buffer, key: streamKey, nonce: nonce, offset: offset)
             offset += UInt64(buffer.count)
         }
+
+        /// Moves on `count` bytes without using them: the keystream for data further into the stream.
+        public mutating func skip(_ count: Int64) {
+            precondition(count >= 0)
+            offset += UInt64(count)
+        }
     }
 
     /// Poly1305 over the ciphertext, in order.

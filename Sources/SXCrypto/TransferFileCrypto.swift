@@ -12,7 +12,20 @@ public enum TransferFileCrypto {
     public static let tagLength = 16
     /// The 8-byte payload size and the tag: what the stream adds besides header and padding.
     public static let overhead: Int64 = 8 + 16
-    static let paddingByte: UInt8 = 0x23
+    public static let paddingByte: UInt8 = 0x23
+    /// How many of a stream's first bytes can be payload size and header.
+    public static let maxPrefixBytes = TransferFileHeader.maxPrefixBytes
+
+    /// The layout a decrypted stream's first bytes (up to `maxPrefixBytes`) announce: how long its
+    /// payload size and header are together, and how many content bytes follow. Nil when they do not
+    /// start a stream of `encryptedSize` bytes.
+    public static func layout(ofStreamStart head: [UInt8], encryptedSize: Int64) -> (prefixLength: Int, contentSize: Int64)? {
+        guard head.count > 8 else { return nil }
+        let payloadSize = head[0..<8].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+        guard case .complete(_, let length) = TransferFileHeader.parse(head[8...]),
+              payloadSize >= Int64(length), payloadSize <= encryptedSize - overhead else { return nil }
+        return (8 + length, payloadSize - Int64(length))
+    }
 
     /// Encrypts `input` and hands the ciphertext, in order, to `sink` (called from one thread at a
     /// time, possibly not the caller's). Returns the content size.
@@ -160,10 +173,13 @@ struct PlaintextParser {
     private var prefix: [UInt8] = []
     private var header: TransferFileHeader?
     private var contentLeft: Int64 = 0
+    /// Content bytes the output holds already (a resumed receive's kept plaintext): parsed, not written.
+    private var alreadyWritten: Int64
 
-    init(bodyLength: Int64, path: String) {
+    init(bodyLength: Int64, path: String, alreadyWritten: Int64 = 0) {
         self.bodyLength = bodyLength
         self.path = path
+        self.alreadyWritten = alreadyWritten
     }
 
     mutating func consume(_ bytes: UnsafeRawBufferPointer, output: AtomicFileWriter) throws {
@@ -175,7 +191,9 @@ struct PlaintextParser {
                 try parsePrefix()
             } else if contentLeft > 0 {
                 let n = Int(min(contentLeft, Int64(bytes.count - i)))
-                try output.write(UnsafeRawBufferPointer(rebasing: bytes[i..<(i + n)]))
+                let kept = Int(min(alreadyWritten, Int64(n)))
+                alreadyWritten -= Int64(kept)
+                if kept < n { try output.write(UnsafeRawBufferPointer(rebasing: bytes[(i + kept)..<(i + n)])) }
                 contentLeft -= Int64(n)
                 i += n
             } else {

@@ -29,7 +29,11 @@ public final class TransferFileDecryptor: @unchecked Sendable {
     private var received: Int64 = 0
 
     /// - Parameter name: names the file in errors.
-    public init(encryptedSize: Int64, args: CryptoFileArgs, output: AtomicFileWriter, name: String, progress: ProgressTracker? = nil) throws {
+    /// - Parameter contentAlreadyWritten: the first content bytes `output` holds already (a resumed
+    ///   receive's kept plaintext, taken over by `output`): the stream is parsed and authenticated from
+    ///   its start as usual, but those bytes are not written again.
+    public init(encryptedSize: Int64, args: CryptoFileArgs, output: AtomicFileWriter, name: String, progress: ProgressTracker? = nil,
+                contentAlreadyWritten: Int64 = 0) throws {
         guard encryptedSize >= TransferFileCrypto.overhead + 2 else {
             throw TransferFileError.wrongEncryptedSize(path: name, expected: TransferFileCrypto.overhead + 2, actual: encryptedSize)
         }
@@ -39,7 +43,7 @@ public final class TransferFileDecryptor: @unchecked Sendable {
         let cipher = SecretBoxStream(args: args)
         keystream = cipher.keystream
         mac = cipher.authenticator
-        writer = PlaintextWriter(parser: PlaintextParser(bodyLength: bodyLength, path: name), output: output)
+        writer = PlaintextWriter(parser: PlaintextParser(bodyLength: bodyLength, path: name, alreadyWritten: contentAlreadyWritten), output: output)
         self.progress = progress
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.pieceSize, alignment: 64)
     }

@@ -64,6 +64,49 @@ struct AtomicFileWriterTests {
         #expect(!FileManager.default.fileExists(atPath: tmp.file("dropped")))
     }
 
+    /// A writer abandoned part way leaves its temp file (flushed, unlocked, 0600); a later one takes it
+    /// over at a verified length and writes on: the kept bytes, then the new ones, on a disk file
+    /// system (O_DIRECT: the kept tail past the last aligned block is read back and written again) and
+    /// on tmpfs (no O_DIRECT), for lengths on and off the alignment.
+    @Test("an abandoned temp file is taken over at a given length and written on", arguments: ["/var/tmp", "/dev/shm"])
+    func anAbandonedTempFileIsTakenOver(base: String) throws {
+        let tmp = try TempFolder("sxkit-adopt", in: base)
+        let first = (0..<(3 * AtomicFileWriter.directBlock + 5000)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        for keep in [0, 4096, 4100, AtomicFileWriter.directBlock + 1, first.count] {
+            let writer = try AtomicFileWriter(destination: tmp.file("out"), mode: 0o644)
+            writer.bypassPageCache = true
+            writer.keepIfInterrupted()
+            try writer.write(first)
+            writer.abandon()
+            #expect(try tmp.read(Path.basename(writer.tempPath)) == first, "abandon flushes the staged tail")
+            #expect(POSIXFile.linkStatus(writer.tempPath).map { $0.st_mode & 0o777 } == 0o600)
+            #expect(TempOwnership.isStale(writer.tempPath))
+            #expect(!LiveTemps.paths.contains(writer.tempPath))
+
+            let fd = try #require(AtomicFileWriter.openStale(writer.tempPath))
+            #expect(AtomicFileWriter.openStale(writer.tempPath) == nil, "held by this taker")
+            let taken = try AtomicFileWriter(adopting: writer.tempPath, descriptor: fd, destination: tmp.file("out"), length: Int64(keep), mode: 0o644)
+            taken.bypassPageCache = true
+            #expect(taken.bytesWritten == Int64(keep))
+            let more = (0..<(AtomicFileWriter.directBlock + 333)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }
+            try taken.write(Array(more[0..<1000]))
+            try taken.write(Array(more[1000...]))
+            try taken.commit()
+            #expect(try tmp.read("out") == Array(first[0..<keep]) + more, "kept \(keep) bytes")
+            #expect(POSIXFile.linkStatus(tmp.file("out")).map { $0.st_mode & 0o022 } == 0)
+        }
+        #expect(try atomicTempLeftovers(in: tmp.root).isEmpty)
+    }
+
+    @Test func aTempFileALiveWriterHoldsCannotBeTakenOver() throws {
+        let tmp = try TempFolder()
+        let live = try AtomicFileWriter(destination: tmp.file("out"))
+        try live.write([1, 2, 3])
+        #expect(AtomicFileWriter.openStale(live.tempPath) == nil)
+        #expect(AtomicFileWriter.openStale(tmp.file("missing")) == nil)
+        live.abort()
+    }
+
     /// A file asked to be world-readable is 0600 while it is written (a process killed meanwhile
     /// leaves nothing others can read, whatever the umask) and gets its mode only when finished.
     @Test func theTempFileIsPrivateUntilFinished() throws {

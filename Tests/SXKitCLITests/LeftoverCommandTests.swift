@@ -61,7 +61,7 @@ import Testing
         #expect(read.stderr.contains(" — run `sxkit db recover`"), "\(read.stderr)")
     }
 
-    @Test func receiveKilledWhileDecryptingLeavesOnlyPrivatePlaintextThatTheRerunRemoves() throws {
+    @Test func receiveKilledWhileDecryptingLeavesOnlyPrivatePlaintextThatTheRerunResumesFromAndRemoves() throws {
         let s = try Sent(size: 700_000)
         // Killed once the first chunk is decrypted, while later ones may still download.
         let killed = try s.receive(environment: [CrashPoint.environmentVariable: "transfer-receive-decrypted-chunk"])

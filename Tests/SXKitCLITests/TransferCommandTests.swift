@@ -267,6 +267,33 @@ import SXTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.temp.file("recv-tmp")).isEmpty)
     }
 
+    @Test func aReceiveCutOffSaysWhatIsKeptAndTheRerunFinishes() throws {
+        let s = try Setup()
+        // 2.79 MB: chunks of 1 MiB, 1 MiB, 256 KiB, 256 KiB and 256 KiB; the small ones are taken off
+        // the relay, so that a receive one chunk at a time gets the first two only.
+        let source = try s.file("movie.bin", size: 2_790_000)
+        #expect(try s.send(source).status == 0)
+        let small = try FileManager.default.contentsOfDirectory(atPath: s.relay).filter {
+            $0.hasPrefix("d-") && POSIXFile.linkStatus(Path.join(s.relay, $0))?.st_size == 1 << 18
+        }
+        #expect(small.count == 3)
+        try Folders.create(s.temp.file("away"))
+        for name in small { #expect(rename(Path.join(s.relay, name), s.temp.file("away/" + name)) == 0) }
+        let description = s.descriptions + "/movie.bin.recipient-1.yaml"
+        let cut = try s.receive(description, ["--relay", s.relay, "--parallel", "1", "--retry", "1"])
+        #expect(cut.status == 1)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: s.inbox)
+        #expect(kept.count == 1 && kept[0].hasPrefix(".sxkit-tmp-incoming."), "\(kept)")
+        #expect(cut.stderr.contains("sxkit: 2 of 5 chunk(s) (2.00 MiB) were received and are kept in "), "\(cut.stderr)")
+        #expect(cut.stderr.contains("and, decrypted, in the private temp file " + Path.join(s.inbox, kept.first ?? "?")), "\(cut.stderr)")
+        #expect(cut.stderr.contains("run the same command again to resume"), "\(cut.stderr)")
+        for name in small { #expect(rename(s.temp.file("away/" + name), Path.join(s.relay, name)) == 0) }
+        let again = try s.receive(description, ["--relay", s.relay])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(try s.temp.read("inbox/movie.bin") == s.temp.read("movie.bin"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: s.inbox) == ["movie.bin"])
+    }
+
     @Test func fullDiskOnReceiveLeavesNothingAndARerunCompletes() throws {
         let s = try Setup()
         // 150 000 bytes: three 64 KiB chunks fit under a 100 KiB file-size limit, the decrypted file does not.

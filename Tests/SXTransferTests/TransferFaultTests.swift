@@ -33,6 +33,18 @@ struct TransferFaultTests {
         #expect(try f.inbox().isEmpty)
     }
 
+    /// An interrupted receive placed nothing; it kept the plaintext it had, 0600 under a temp name
+    /// that no live run holds, for the rerun to resume from.
+    func expectOnlyKeptPlaintext(_ f: TransferFixture, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let names = try f.inbox()
+        #expect(names.count == 1 && names.allSatisfy { $0.hasPrefix(ReceiveLeftovers.incomingPrefix) }, "\(names)", sourceLocation: sourceLocation)
+        for name in names {
+            let path = f.temp.file("inbox/" + name)
+            #expect(POSIXFile.linkStatus(path).map { $0.st_mode & 0o777 } == 0o600, sourceLocation: sourceLocation)
+            #expect(TempOwnership.isStale(path), sourceLocation: sourceLocation)
+        }
+    }
+
     @Test("a chunk corrupted on the relay is re-fetched once, then reported; no plaintext is written")
     func corruptedChunk() async throws {
         let f = try TransferFixture()
@@ -193,7 +205,7 @@ struct TransferFaultTests {
         let (_, description) = try await sendOne(f, relay: FolderRelay(root: f.relayRoot))
         let flaky = FaultyRelay(FolderRelay(root: f.relayRoot), failAfter: (.download, 3))
         await #expect(throws: RelayError.self) { try await f.receiver(flaky).receive(description, path: "d") }
-        try expectNothingPlaced(f)
+        try expectOnlyKeptPlaintext(f)
         let counting = FaultyRelay(FolderRelay(root: f.relayRoot))
         let got = try await f.receiver(counting).receive(description, path: "d")
         #expect(got.chunksDownloaded == 2 && counting.count(.download) == 2)
@@ -213,7 +225,7 @@ struct TransferFaultTests {
                                                        policy: TransferPolicy(parallelChunks: 1, attempts: 2, firstBackoff: .milliseconds(1))),
                                         relays: { _ in FolderRelay(root: f.relayRoot) })
         await #expect(throws: RelayError.self) { try await receiver.receive(description, path: "d", events: handler) }
-        try expectNothingPlaced(f)
+        try expectOnlyKeptPlaintext(f)
         #expect(rename(moved, f.relayRoot) == 0)
         let counting = FaultyRelay(FolderRelay(root: f.relayRoot))
         let got = try await f.receiver(counting).receive(description, path: "d")

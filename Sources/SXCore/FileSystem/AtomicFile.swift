@@ -68,14 +68,81 @@ public final class AtomicFileWriter: @unchecked Sendable {
         finalMode = mode & ~Self.processUmask
     }
 
+    /// Takes over a temp file an earlier run of a writer left behind (a received file's partial
+    /// plaintext, as after a kill), keeping its first `length` bytes (which the caller verified) and
+    /// writing on from there. `descriptor` is open for reading and writing on `path` and holds its
+    /// lock (`openStale`); the writer owns it from here, also when this throws.
+    public init(adopting path: String, descriptor fd: Int32, destination: String, length: Int64, mode: mode_t = 0o644) throws {
+        self.destination = destination
+        // Never longer: the kept bytes must all be there.
+        var st = stat()
+        guard length >= 0, fstat(fd, &st) == 0, Int64(st.st_size) >= length else {
+            TempOwnership.release(fd)
+            throw FileSystemError("take over", path: path, code: EINVAL)
+        }
+        // What was written past the kept part (unverified) goes; the rest stays 0600.
+        guard ftruncate(fd, off_t(length)) == 0, fchmod(fd, 0o600) == 0 else {
+            let code = errno
+            TempOwnership.release(fd)
+            throw FileSystemError("truncate", path: path, code: code)
+        }
+        tempPath = path
+        self.fd = fd
+        bytesWritten = length
+        advisedUpTo = length
+        adoptedLength = length
+        liveToken = LiveTemps.add(tempPath)
+        finalMode = mode & ~Self.processUmask
+    }
+
+    /// Opens a temp file that a run left behind (`abandon`) for reading and writing and takes its lock:
+    /// nil when it is gone, not a regular file, or held by a live run.
+    public static func openStale(_ path: String) -> Int32? {
+        let fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, case .claimed = TempOwnership.tryClaim(fd, path: path) else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// The bytes a taken-over file kept (see `init(adopting:)`); its writes go on after them.
+    private var adoptedLength: Int64 = 0
+
+    /// Keeps the temp file, unpublished, for a later run to take over (`init(adopting:)`): what was
+    /// written so far is flushed (best effort: the taker verifies what it keeps) and the lock is let
+    /// go. The file keeps the 0600 it was written with.
+    public func abandon() {
+        guard !finished else { return }
+        if fd >= 0, let staging, staging.count > 0 {
+            try? POSIXFile.writeAllDirect(fd, staging.bytes, path: destination)
+        }
+        releaseStaging()
+        finished = true
+        LiveTemps.remove(liveToken)
+        if fd >= 0 {
+            TempOwnership.release(fd)
+            fd = -1
+        }
+        releaseLock()
+    }
+
+    /// A process stopped by a signal leaves this temp file for a later run to take over, as a kill
+    /// would, instead of removing it (see `LiveTemps`); `abort` still removes it.
+    public func keepIfInterrupted() {
+        LiveTemps.remove(liveToken)
+    }
+
     deinit { if !finished { abort() } }
 
     public var descriptor: Int32 { fd }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
-        if bypassPageCache && !directDecided {
+        if !directDecided {
             directDecided = true
-            if POSIXFile.setDirect(fd, true) { staging = Self.takeStaging() }
+            try positionAfterAdoptedBytes()
         }
         if let staging {
             try staging.append(bytes) { try POSIXFile.writeAllDirect(fd, $0, path: destination) }
@@ -89,6 +156,37 @@ public final class AtomicFileWriter: @unchecked Sendable {
             }
         }
         bytesWritten += Int64(bytes.count)
+    }
+
+    /// Decides O_DIRECT at the first write. A taken-over file's writes go on at its kept length; with
+    /// O_DIRECT they must start on an aligned offset, so the kept bytes past the last aligned one are
+    /// read back into the staging block and written again with the next block.
+    private func positionAfterAdoptedBytes() throws {
+        let aligned = adoptedLength - adoptedLength % Int64(POSIXFile.directAlignment)
+        var tail: AlignedBuffer?
+        if bypassPageCache && aligned < adoptedLength {
+            // Read before O_DIRECT goes on: this read is neither aligned nor a whole block.
+            let block = Self.takeStaging()
+            let want = Int(adoptedLength - aligned)
+            var code: Int32 = EIO
+            let read = block.withUnusedCapacity { space -> Int in
+                let n = pread(fd, space.baseAddress!, want, off_t(aligned))
+                if n < 0 { code = errno }
+                return max(0, n)
+            }
+            guard read == want else {
+                Self.spareStaging.withLock { if $0.count < Self.maxSpareStaging { block.wipe(); $0.append(block) } }
+                throw FileSystemError("read", path: tempPath, code: code)
+            }
+            tail = block
+        }
+        if bypassPageCache && POSIXFile.setDirect(fd, true) {
+            staging = tail ?? Self.takeStaging()
+            guard lseek(fd, off_t(aligned), SEEK_SET) == off_t(aligned) else { throw FileSystemError("seek in", path: tempPath) }
+        } else {
+            if let tail { tail.wipe(); Self.spareStaging.withLock { if $0.count < Self.maxSpareStaging { $0.append(tail) } } }
+            guard lseek(fd, off_t(adoptedLength), SEEK_SET) == off_t(adoptedLength) else { throw FileSystemError("seek in", path: tempPath) }
+        }
     }
 
     public func write(_ bytes: [UInt8]) throws {
@@ -105,6 +203,7 @@ public final class AtomicFileWriter: @unchecked Sendable {
         }
         bytesWritten = 0
         advisedUpTo = 0
+        adoptedLength = 0
     }
 
     /// Makes the new content durable and visible under `destination`.

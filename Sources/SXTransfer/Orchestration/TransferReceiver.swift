@@ -6,8 +6,10 @@ import SXCrypto
 /// Receives a file from its recipient description: downloads the chunks (parallel, bounded, with
 /// retries), checks each chunk's SHA-256 (fetching a bad one once more), decrypts in file order as the
 /// chunks arrive (into a 0600 temp file), checks the whole file's SHA-512 and the tag, and only then
-/// places the file — atomically, so the destination never holds partial or unverified plaintext. Downloaded chunks are kept in a work
-/// folder under `tempRoot` until the end, so a rerun after an interruption fetches only what is missing.
+/// places the file — atomically, so the destination never holds partial or unverified plaintext. A
+/// rerun after an interruption fetches only what is missing: the first chunk is kept in a work folder
+/// under `tempRoot` and the plaintext written so far in its temp file (see `KeptPlaintext`); when the
+/// file is decrypted after the download instead, every chunk is kept there until it is read.
 public struct TransferReceiver: Sendable {
     public struct Options: Sendable {
         /// A folder (the sender's file name is used) or a file path; nil is the current folder.
@@ -85,107 +87,182 @@ public struct TransferReceiver: Sendable {
         // Every relay is opened before anything is created: one that cannot be used stops the receive here.
         for server in Set(description.chunks.flatMap { $0.replicas.map(\.server) }) { _ = try relays(server) }
         let work = workFolder(for: description)
-        ReceiveLeftovers.sweep(destination: folder, tempRoot: options.tempRoot)
         let workLock = try ReceiveLeftovers.hold(work)
         var failed = true
         defer { ReceiveLeftovers.release(work, fd: workLock, failed: failed) }
+        // The plaintext an interrupted run kept, locked before the sweep could take it for a stale temp.
+        var kept = KeptPlaintext.claim(in: work, folder: folder)
+        defer { if let kept { TempOwnership.release(kept.fd) } }
+        ReceiveLeftovers.sweep(destination: folder, tempRoot: options.tempRoot)
         events(.rcvFileStart(encryptedSize: description.size, chunks: description.chunks.count))
 
         let chunkPath: @Sendable (Int) -> String = { Path.join(work, "chunk-\($0 + 1)") }
         // Resume: chunks already here and matching their digest are kept.
         var have: [Int] = []
         for (i, chunk) in description.chunks.enumerated() where Self.matches(chunkPath(i), chunk) { have.append(i) }
-        // Downloaded chunks wait in memory until the file digest has taken them in order: one buffer
-        // more than downloads in flight, so the digest can work on one while all downloads go on.
         let largest = description.chunks.map(\.size).max() ?? 0
-        let missingBytes = description.chunks.indices.reduce(Int64(0)) { have.contains($1) ? $0 : $0 + description.chunks[$1].size }
-        // Decrypting while downloading holds the chunks and the plaintext on disk at once; without
-        // room for both, the file is decrypted afterwards, each chunk deleted as it is read.
+        // Decrypting while downloading keeps only the first chunk on disk (see KeptPlaintext); without
+        // room for the plaintext, the chunks are all kept and the file decrypted afterwards, each
+        // chunk deleted as it is read.
+        let firstMissing = have.contains(0) ? 0 : description.chunks[0].size
+        let keptBytes = kept.flatMap { POSIXFile.linkStatus($0.path) }.map { Int64($0.st_size) } ?? 0
         let inOrder = options.decryptWhileDownloading
-            && hasRoom(plaintext: description.size, chunks: missingBytes, destination: folder, work: work)
-        if !inOrder { try requireRoom(plaintext: description.size, chunks: missingBytes, largestChunk: largest, destination: folder, work: work, path: path) }
+            && hasRoom(plaintext: description.size - min(keptBytes, description.size), chunks: firstMissing, destination: folder, work: work)
+        if !inOrder {
+            let missingBytes = description.chunks.indices.reduce(Int64(0)) { have.contains($1) ? $0 : $0 + description.chunks[$1].size }
+            try requireRoom(plaintext: description.size, chunks: missingBytes, largestChunk: largest, destination: folder, work: work, path: path)
+        }
+        // The kept plaintext gives back the chunks it covers, each checked against its digest.
+        var regenerator: ChunkRegenerator?
+        var regenerated = 0..<0
+        // Read through a descriptor of its own: the writer that takes the file over turns O_DIRECT
+        // on for its descriptor, which unaligned reads would fail under.
+        let keptReader = kept.map { open($0.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) } ?? -1
+        defer { if keptReader >= 0 { close(keptReader) } }
+        if kept != nil, inOrder, have.contains(0), keptReader >= 0,
+           let plan = ChunkRegenerator(firstChunk: chunkPath(0), chunkSizes: description.chunks.map(\.size), encryptedSize: description.size,
+                                       args: args, kept: keptReader) {
+            let digests = description.chunks.map(\.digest)
+            let count = try await offloaded { try plan.verifiedCount(digests: digests, scratch: AlignedBuffer(capacity: Int(largest))) }
+            if count > 0 {
+                regenerator = plan
+                regenerated = 1..<count  // the first chunk comes from its file
+            }
+        }
+        if regenerator == nil, let claimed = kept {
+            unlink(claimed.path)
+            TempOwnership.release(claimed.fd)
+            kept = nil
+            KeptPlaintext.forget(in: work)
+        }
         var streamed: (writer: AtomicFileWriter, decryptor: TransferFileDecryptor)?
+        // Set for failures that condemn the plaintext written so far (a digest or the tag): it is
+        // removed rather than kept for a rerun.
+        var discardPlaintext = false
         if inOrder {
-            // 0600 from its creation: partial plaintext is never readable by others.
-            let writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o600)
+            let alreadyWritten = regenerator?.contentBytes(before: regenerated.upperBound) ?? 0
+            let writer: AtomicFileWriter
+            if let claimed = kept, regenerator != nil {
+                kept = nil  // the writer owns its descriptor now
+                writer = try AtomicFileWriter(adopting: claimed.path, descriptor: claimed.fd, destination: Path.join(folder, "incoming"),
+                                              length: alreadyWritten, mode: 0o600)
+            } else {
+                // 0600 from its creation: partial plaintext is never readable by others.
+                writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o600)
+            }
             writer.bypassPageCache = true
             do {
+                // Kept for a rerun however this run stops (an error, Ctrl-C, a kill), until verified.
+                try KeptPlaintext.record(writer.tempPath, in: work)
+                writer.keepIfInterrupted()
                 streamed = (writer, try TransferFileDecryptor(encryptedSize: description.size, args: args, output: writer, name: path,
-                                                              progress: decryptProgress))
+                                                              progress: decryptProgress, contentAlreadyWritten: alreadyWritten))
                 decryptProgress?.setTotals(items: nil, bytes: description.size - Int64(TransferFileCrypto.tagLength))
             } catch {
                 writer.abort()
+                KeptPlaintext.forget(in: work)
                 throw error
             }
         }
-        // A chunk is held until the digest and the decryption took it: one buffer more than downloads
-        // in flight lets the next download start while the oldest chunk is taken in. A second one
-        // (tried for the decryption) made 1 GiB receives no faster (88-94 MB/s against 93-98 with
-        // one, alternating runs) and held a chunk (4 MiB) more at the peak.
+        // Downloaded chunks wait in memory until the digest and the decryption took them in order:
+        // one buffer more than downloads in flight lets the next download start while the oldest
+        // chunk is taken in. A second one (tried for the decryption) made 1 GiB receives no faster
+        // (88-94 MB/s against 93-98 with one, alternating runs) and held a chunk (4 MiB) more at the peak.
         let pool = ChunkBufferPool(count: options.policy.parallelChunks + 1, capacity: Int(largest))
         let fileDigest = InOrderFileHasher(segments: description.chunks.indices.map(chunkPath), pool: pool, decryptor: streamed?.decryptor)
         defer {
-            // The decryption may still be writing: it stops before its temp file goes.
+            // The decryption may still be writing: it stops before its temp file is let go.
             if failed, let streamed {
                 fileDigest.drain()
-                streamed.writer.abort()
+                // Nothing decrypted yet (a relay that refused at once, say): nothing worth keeping.
+                if discardPlaintext || streamed.writer.bytesWritten == 0 {
+                    streamed.writer.abort()
+                    KeptPlaintext.forget(in: work)
+                } else {
+                    streamed.writer.abandon()
+                }
             }
         }
-        for i in have { fileDigest.ready(i) }
-        let counts = ReceiveCounts(received: have.reduce(Int64(0)) { $0 + description.chunks[$1].size })
-        if !have.isEmpty { events(.rcvFileProgressXFTP(receivedSize: counts.received.load(ordering: .relaxed), totalSize: description.size)) }
+        for i in have where !regenerated.contains(i) { fileDigest.ready(i) }
+        if let regenerator {
+            for i in regenerated {
+                let buffer = await pool.take()
+                do {
+                    try await offloaded { try regenerator.regenerate(i, into: buffer) }
+                } catch {
+                    pool.give(buffer)
+                    throw error
+                }
+                fileDigest.ready(i, buffer: buffer)
+            }
+        }
+        let here = Set(have).union(regenerated)
+        let counts = ReceiveCounts(received: here.reduce(Int64(0)) { $0 + description.chunks[$1].size })
+        if !here.isEmpty { events(.rcvFileProgressXFTP(receivedSize: counts.received.load(ordering: .relaxed), totalSize: description.size)) }
         let relays = self.relays
         let policy = options.policy
-        let missing = description.chunks.indices.filter { !have.contains($0) }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            var running = 0
-            for i in missing {
-                if running == policy.parallelChunks {
-                    try await group.next()
-                    running -= 1
-                }
-                // Taken here, in chunk order, never inside the tasks: see ChunkBufferPool.
-                let buffer = await pool.take()
-                running += 1
-                group.addTask {
-                    var handedOver = false
-                    defer { if !handedOver { pool.give(buffer) } }
-                    let chunk = description.chunks[i]
-                    let warn: @Sendable (String) -> Void = { events(.rcvFileWarning(warning: "chunk \(i + 1): " + $0)) }
-                    var verified = false
-                    // A chunk that fails its digest is fetched once more (from the next replica when there is one).
-                    for attempt in 0..<2 where !verified {
-                        let replica = chunk.replicas[attempt % chunk.replicas.count]
-                        let relay = try relays(replica.server)
-                        try await policy.withRetries("download", warn: warn) { try await relay.download(replica.replica, into: buffer) }
-                        counts.downloads.add(1, ordering: .relaxed)
-                        verified = try await offloaded { Self.matches(buffer, chunk) }
-                        if !verified && attempt == 0 { warn("its SHA-256 does not match; fetching it again") }
+        let missing = description.chunks.indices.filter { !here.contains($0) }
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                var running = 0
+                for i in missing {
+                    if running == policy.parallelChunks {
+                        try await group.next()
+                        running -= 1
                     }
-                    guard verified else { throw TransferError.chunkDigestMismatch(chunk: chunk.number, relay: chunk.replicas[0].server.description) }
-                    // The digest and the decryption take the chunk now, while it is also written to
-                    // disk (kept for a resumed run, around the page cache); its buffer goes back
-                    // once all three are done with it.
-                    handedOver = true
-                    let written = fileDigest.ready(i, buffer: buffer, alsoReading: true)
-                    defer { written() }
-                    let target = chunkPath(i)
-                    try await offloaded {
-                        let part = target + ".part"
-                        do {
-                            try POSIXFile.writeFileDirect(part, buffer.bytes)
-                            guard rename(part, target) == 0 else { throw FileSystemError("rename", path: part) }
-                        } catch {
-                            unlink(part)  // a full disk leaves no half chunk behind
-                            throw error
+                    // Taken here, in chunk order, never inside the tasks: see ChunkBufferPool.
+                    let buffer = await pool.take()
+                    running += 1
+                    group.addTask {
+                        var handedOver = false
+                        defer { if !handedOver { pool.give(buffer) } }
+                        let chunk = description.chunks[i]
+                        let warn: @Sendable (String) -> Void = { events(.rcvFileWarning(warning: "chunk \(i + 1): " + $0)) }
+                        var verified = false
+                        // A chunk that fails its digest is fetched once more (from the next replica when there is one).
+                        for attempt in 0..<2 where !verified {
+                            let replica = chunk.replicas[attempt % chunk.replicas.count]
+                            let relay = try relays(replica.server)
+                            try await policy.withRetries("download", warn: warn) { try await relay.download(replica.replica, into: buffer) }
+                            counts.downloads.add(1, ordering: .relaxed)
+                            verified = try await offloaded { Self.matches(buffer, chunk) }
+                            if !verified && attempt == 0 { warn("its SHA-256 does not match; fetching it again") }
                         }
+                        guard verified else { throw TransferError.chunkDigestMismatch(chunk: chunk.number, relay: chunk.replicas[0].server.description) }
+                        handedOver = true
+                        if inOrder && i > 0 {
+                            // Taken by the digest and the decryption only: a rerun gets it back from the
+                            // kept plaintext (KeptPlaintext), so it is not written to disk.
+                            fileDigest.ready(i, buffer: buffer)
+                        } else {
+                            // The digest and the decryption take the chunk now, while it is also written
+                            // to disk (kept for a resumed run, around the page cache); its buffer goes
+                            // back once all three are done with it.
+                            let written = fileDigest.ready(i, buffer: buffer, alsoReading: true)
+                            defer { written() }
+                            let target = chunkPath(i)
+                            try await offloaded {
+                                let part = target + ".part"
+                                do {
+                                    try POSIXFile.writeFileDirect(part, buffer.bytes)
+                                    guard rename(part, target) == 0 else { throw FileSystemError("rename", path: part) }
+                                } catch {
+                                    unlink(part)  // a full disk leaves no half chunk behind
+                                    throw error
+                                }
+                            }
+                        }
+                        let now = counts.received.add(chunk.size, ordering: .relaxed).newValue
+                        events(.rcvFileProgressXFTP(receivedSize: now, totalSize: description.size))
+                        CrashPoint.reach("transfer-receive-downloaded-chunk")
                     }
-                    let now = counts.received.add(chunk.size, ordering: .relaxed).newValue
-                    events(.rcvFileProgressXFTP(receivedSize: now, totalSize: description.size))
-                    CrashPoint.reach("transfer-receive-downloaded-chunk")
                 }
+                try await group.waitForAll()
             }
-            try await group.waitForAll()
+        } catch TransferError.chunkDigestMismatch(let chunk, let relay) {
+            // The relay keeps serving other bytes than the sender's: no interruption to resume from.
+            discardPlaintext = true
+            throw TransferError.chunkDigestMismatch(chunk: chunk, relay: relay)
         }
 
         // The whole file's SHA-512 (computed while downloading), before any plaintext is published
@@ -193,6 +270,7 @@ public struct TransferReceiver: Sendable {
         let segments = description.chunks.indices.map(chunkPath)
         guard ConstantTime.equal(try fileDigest.finish(), description.digest) else {
             for segment in segments { unlink(segment) }
+            discardPlaintext = true
             throw TransferError.fileDigestMismatch(path: path)
         }
 
@@ -202,7 +280,12 @@ public struct TransferReceiver: Sendable {
         let header: TransferFileHeader
         if let streamed {
             writer = streamed.writer
-            header = try fileDigest.finishDecryption()
+            do {
+                header = try fileDigest.finishDecryption()
+            } catch {
+                discardPlaintext = true
+                throw error
+            }
         } else {
             writer = try AtomicFileWriter(destination: Path.join(folder, "incoming"), mode: 0o600)
             writer.bypassPageCache = true

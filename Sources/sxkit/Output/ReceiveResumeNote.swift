@@ -1,16 +1,16 @@
 import Foundation
 import SXCore
 import SXTerminal
+import SXTransfer
 
-/// After a receive that stopped: which verified chunks are kept for a rerun to resume from, so that
-/// the user knows running the command again does not start over, and where the space went.
+/// After a receive that stopped: what is kept for a rerun to resume from, so that the user knows
+/// running the command again does not start over, and where the space went.
 enum ReceiveResumeNote {
-    static func write(workFolder: String, chunks: Int) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: workFolder)) ?? []
-        let kept = names.filter { $0.hasPrefix("chunk-") && !$0.hasSuffix(".part") }
-        guard !kept.isEmpty else { return }
-        let bytes = kept.reduce(Int64(0)) { $0 + (POSIXFile.linkStatus(Path.join(workFolder, $1)).map { Int64($0.st_size) } ?? 0) }
-        ConsoleOutput.standardError.writeLine("sxkit: \(kept.count) of \(chunks) chunk(s) (\(ByteCount.format(bytes))) were received and are kept in "
-            + "\(workFolder): run the same command again to resume (or delete that folder to give up)")
+    static func write(_ receiver: TransferReceiver, _ description: FileDescription) {
+        guard let kept = receiver.kept(for: description) else { return }
+        let places = kept.plaintext.map { "\(kept.workFolder) and, decrypted, in the private temp file \($0)" } ?? kept.workFolder
+        ConsoleOutput.standardError.writeLine("sxkit: \(kept.chunks) of \(description.chunks.count) chunk(s) (\(ByteCount.format(kept.bytes))) were "
+            + "received and are kept in \(places): run the same command again to resume (or delete "
+            + (kept.plaintext == nil ? "that folder" : "both") + " to give up)")
     }
 }

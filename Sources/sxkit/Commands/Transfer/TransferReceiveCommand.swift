@@ -56,7 +56,7 @@ struct TransferReceiveCommand: ParsableCommand {
             display.stop()
             // A relay that stopped answering: the chunks already here wait for the rerun. (Other
             // failures, a full disk first, are the one sentence of their own error.)
-            if error is RelayError { ReceiveResumeNote.write(workFolder: receiver.workFolder(for: parsed), chunks: parsed.chunks.count) }
+            if error is RelayError { ReceiveResumeNote.write(receiver, parsed) }
             throw error
         }
         display.stop()

@@ -86,10 +86,11 @@ public struct DeviceMigrationReceiver: Sendable {
                 archive = transfer.path
                 downloaded = transfer.chunksDownloaded
             } catch let error as FileSystemError where error.isNoSpace {
-                // A full disk: the chunks downloaded so far would only hold on to the space the user
-                // must free; the relays still have them (nothing was acknowledged).
+                // A full disk: the chunks and plaintext kept so far would only hold on to the space
+                // the user must free; the relays still have them (nothing was acknowledged). The work
+                // folder holds nothing else yet: no archive was placed in it.
                 try? Folders.remove(receiver.workFolder(for: description))
-                rmdir(work)
+                try? Folders.remove(work)
                 throw error
             }
         }

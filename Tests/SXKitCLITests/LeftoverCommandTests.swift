@@ -77,6 +77,21 @@ import Testing
         try s.expectClean("after the rerun")
     }
 
+    /// Ctrl-C keeps what a receive decrypted so far, as a kill does (other commands' temp files go on
+    /// a signal), so that running it again resumes.
+    @Test func receiveInterruptedWithCtrlCKeepsItsPlaintextForTheRerun() throws {
+        let s = try Sent(size: 3_000_000)
+        let run = try CLI.start(s.arguments, environment: [CrashPoint.interruptVariable: "transfer-receive-decrypted-chunk"])
+        run.waitUntilExit()
+        #expect(run.terminationReason == .uncaughtSignal && run.terminationStatus == SIGINT, "ended with \(run.terminationReason) \(run.terminationStatus)")
+        let kept = Self.names(s.inbox)
+        #expect(kept.count == 1 && kept.allSatisfy { $0.hasPrefix(".sxkit-tmp-incoming.") }, "\(kept)")
+        for name in kept { #expect(Self.mode(Path.join(s.inbox, name)) == 0o600) }
+        let rerun = try s.receive()
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        try s.expectClean("after the rerun")
+    }
+
     @Test func receiveKilledWithSIGKILLAtRandomMomentsLeavesNothingAfterTheRerun() throws {
         let s = try Sent(size: 3_000_000)
         for (i, delay) in [0.05, 0.15, 0.3].enumerated() {

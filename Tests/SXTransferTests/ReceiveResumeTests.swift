@@ -59,8 +59,9 @@ import SXTestSupport
             let work = receiver.workFolder(for: description)
             // What the work folder holds when the last chunk is asked for: every other chunk is in.
             let seen = Mutex<[String]>([])
-            let watching = WatchingRelay(FolderRelay(root: f.relayRoot), lastId: description.chunks.last!.replicas[0].replica.id) {
+            let watching = LastChunkGate(FolderRelay(root: f.relayRoot), lastId: description.chunks.last!.replicas[0].replica.id) {
                 seen.withLock { $0 = ((try? Folders.names(in: work)) ?? []).sorted() }
+                return true
             }
             _ = try await TransferReceiver(options: receiver.options, relays: { _ in watching }).receive(description, path: "d")
             #expect(try f.temp.read("inbox/report.pdf") == f.content)
@@ -140,31 +141,5 @@ import SXTestSupport
         #expect(try f.temp.read("elsewhere/report.pdf") == f.content)
         #expect(got.chunksDownloaded == 4, "the first chunk was on disk")
         #expect(try f.inbox().isEmpty)
-    }
-}
-
-/// Calls `watch` before the download of the chunk `lastId` names.
-private final class WatchingRelay: ChunkRelay, @unchecked Sendable {
-    let inner: any ChunkRelay
-    let lastId: [UInt8]
-    let watch: @Sendable () -> Void
-
-    init(_ inner: any ChunkRelay, lastId: [UInt8], watch: @escaping @Sendable () -> Void) {
-        self.inner = inner
-        self.lastId = lastId
-        self.watch = watch
-    }
-
-    var address: RelayAddress { inner.address }
-    func create(_ request: ChunkCreateRequest) async throws -> CreatedChunk { try await inner.create(request) }
-    func upload(_ sender: ChunkReplica, from file: String, offset: Int64, length: Int64) async throws {
-        try await inner.upload(sender, from: file, offset: offset, length: length)
-    }
-    func upload(_ sender: ChunkReplica, bytes: [UInt8]) async throws { try await inner.upload(sender, bytes: bytes) }
-    func delete(_ sender: ChunkReplica) async throws { try await inner.delete(sender) }
-
-    func download(_ recipient: ChunkReplica, into buffer: AlignedBuffer) async throws {
-        if recipient.id == lastId { watch() }
-        try await inner.download(recipient, into: buffer)
     }
 }

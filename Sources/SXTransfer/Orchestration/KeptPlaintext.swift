@@ -8,7 +8,7 @@ import Glibc
 /// written (its 0600 temp file in the destination folder, kept on an error, Ctrl-C or a kill) and the
 /// first chunk (the only one kept on disk: it holds the header). The other chunks are not written to
 /// disk at all: a 1 GiB receive writes 1 GiB, not 2 (measured on this project's VM: 127-136 MB/s
-/// against 88-104 with every chunk written).
+/// against 88-104 with every chunk written; notes/xftp-throughput.md, stop 33).
 ///
 /// Nothing kept is trusted: a rerun re-encrypts the kept plaintext chunk by chunk (the chunk plan and
 /// the key are the description's) and keeps it only up to the first chunk whose SHA-256 differs from
@@ -51,9 +51,11 @@ enum KeptPlaintext {
 }
 
 /// Re-creates chunks' ciphertext from a kept plaintext: the stream is `payload size || header ||
-/// content || '#' padding` (FORMATS §7; simplexmq `FileTransfer/Crypto.hs` `encryptFile`), whose
-/// first bytes come from the first chunk (decrypted here) and whose content is the kept file; each
-/// chunk is that stream's slice at the chunk's offset, XORed with the keystream from that offset.
+/// content || '#' padding` (FORMATS §7; simplexmq `FileTransfer/Client/Main.hs` `encrypt`, through
+/// `Messaging/Crypto/Lazy.hs` `sbEncrypt`, and read back chunk by chunk by `FileTransfer/Crypto.hs`
+/// `decryptChunks`), whose first bytes come from the first chunk (decrypted here) and whose content
+/// is the kept file; each chunk is that stream's slice at the chunk's offset, XORed with the
+/// keystream from that offset. The chunks' SHA-256 digests, not this reasoning, decide what is kept.
 struct ChunkRegenerator: @unchecked Sendable {
     private let sizes: [Int64]
     private let offsets: [Int64]

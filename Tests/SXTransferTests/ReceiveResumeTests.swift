@@ -99,7 +99,7 @@ import SXTestSupport
         let f = try TransferFixture(size: Self.size)
         let description = try await sendOne(f)
         let kept = try await interrupted(f, description, after: 4)
-        let fd = open(kept, O_RDWR)
+        let fd = open(kept, O_RDWR | O_CLOEXEC)
         try #require(fd >= 0)
         if damage == "changed" {
             var byte: UInt8 = 0

@@ -294,14 +294,17 @@ import SXTestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.inbox) == ["movie.bin"])
     }
 
-    @Test func fullDiskOnReceiveLeavesNothingAndARerunCompletes() throws {
+    /// 150 000 bytes: the 64 KiB first chunk fits under a 100 KiB file-size limit, the decrypted file
+    /// does not. 700 000 bytes: the first chunk (256 KiB, kept in the temp folder) does not fit under
+    /// 200 KiB, while the plaintext decrypted so far waits in memory.
+    @Test(arguments: [(150_000, 100), (700_000, 200)])
+    func fullDiskOnReceiveLeavesNothingAndARerunCompletes(size: Int, limitKiB: Int) throws {
         let s = try Setup()
-        // 150 000 bytes: three 64 KiB chunks fit under a 100 KiB file-size limit, the decrypted file does not.
-        let source = try s.file("notes.bin", size: 150_000)
+        let source = try s.file("notes.bin", size: size)
         #expect(try s.send(source).status == 0)
         let description = s.descriptions + "/notes.bin.recipient-1.yaml"
-        // RLIMIT_FSIZE makes writes past 100 KiB fail with EFBIG, as a full disk fails them with ENOSPC.
-        let limited = try s.receive(description, prefix: ["/bin/bash", "-c", "trap '' XFSZ; ulimit -f 100; exec \"$0\" \"$@\""])
+        // RLIMIT_FSIZE makes writes past the limit fail with EFBIG, as a full disk fails them with ENOSPC.
+        let limited = try s.receive(description, prefix: ["/bin/bash", "-c", "trap '' XFSZ; ulimit -f \(limitKiB); exec \"$0\" \"$@\""])
         #expect(limited.status == 1)
         #expect(limited.stderr.contains("free some space and run the command again"), "\(limited.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: s.inbox).isEmpty)

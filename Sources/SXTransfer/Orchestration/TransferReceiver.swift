@@ -263,6 +263,11 @@ public struct TransferReceiver: Sendable {
             // The relay keeps serving other bytes than the sender's: no interruption to resume from.
             discardPlaintext = true
             throw TransferError.chunkDigestMismatch(chunk: chunk, relay: relay)
+        } catch let error as FileSystemError where error.isNoSpace {
+            // A full disk (the first chunk's, in the temp folder): the plaintext would only hold on to
+            // space the user must free, and a full disk leaves nothing at the destination.
+            discardPlaintext = true
+            throw error
         }
 
         // The whole file's SHA-512 (computed while downloading), before any plaintext is published

@@ -175,7 +175,7 @@ public final class AtomicFileWriter: @unchecked Sendable {
                 return max(0, n)
             }
             guard read == want else {
-                Self.spareStaging.withLock { if $0.count < Self.maxSpareStaging { block.wipe(); $0.append(block) } }
+                Self.giveBack(block)
                 throw FileSystemError("read", path: tempPath, code: code)
             }
             tail = block
@@ -184,7 +184,7 @@ public final class AtomicFileWriter: @unchecked Sendable {
             staging = tail ?? Self.takeStaging()
             guard lseek(fd, off_t(aligned), SEEK_SET) == off_t(aligned) else { throw FileSystemError("seek in", path: tempPath) }
         } else {
-            if let tail { tail.wipe(); Self.spareStaging.withLock { if $0.count < Self.maxSpareStaging { $0.append(tail) } } }
+            if let tail { Self.giveBack(tail) }
             guard lseek(fd, off_t(adoptedLength), SEEK_SET) == off_t(adoptedLength) else { throw FileSystemError("seek in", path: tempPath) }
         }
     }
@@ -292,10 +292,15 @@ public final class AtomicFileWriter: @unchecked Sendable {
     /// The staging block held the file's content (a received file's plaintext): cleared, then let go.
     private func releaseStaging() {
         guard let staging else { return }
-        staging.wipe()
         self.staging = nil
-        Self.spareStaging.withLock { spares in
-            if spares.count < Self.maxSpareStaging { spares.append(staging) }
+        Self.giveBack(staging)
+    }
+
+    /// A staging block no writer uses any more: wiped, and kept for the next writer when there is room.
+    private static func giveBack(_ block: AlignedBuffer) {
+        block.wipe()
+        spareStaging.withLock { spares in
+            if spares.count < maxSpareStaging { spares.append(block) }
         }
     }
 

@@ -33,6 +33,9 @@ public struct DeviceMigrationReceiver: Sendable {
         /// The import an earlier, killed run had begun was finished (or found finished); nothing
         /// was imported a second time.
         public var finishedInterruptedImport = false
+        /// An earlier run, killed or not, had imported this migration into this data directory, and
+        /// its databases are as that import left them: nothing was downloaded or imported.
+        public var alreadyImported = false
     }
 
     public let dataDirectory: DataDirectory
@@ -61,14 +64,26 @@ public struct DeviceMigrationReceiver: Sendable {
         // The mark sits beside the work folder, not in it, and goes last: while it is there, a rerun
         // knows the import began, even once the archive it came from is deleted.
         let mark = work + ImportBegan.suffix
+        // What the import left once it finished (written before the mark goes, see ImportDone).
+        let doneRecord = work + ImportDone.suffix
         if let began = ImportBegan.read(mark) {
             if let finished = try finishInterruptedImport(work: work, mark: mark, began: began, interrupted: interrupted) { return finished }
             // Rolled back, or never got past its checks: imported afresh (the earlier run settled
             // whether a profile there may be replaced).
             ImportBegan.remove(mark)
+        } else if !interrupted, let done = ImportDone.read(doneRecord), done.matches(dataDirectory) {
+            // Asked to replace the profile or not: the profile there is the one this migration
+            // brought, untouched since, and importing it again would only make backups of itself.
+            return Result(archiveName: done.archiveName, archiveBytes: done.archiveBytes, chunksDownloaded: 0,
+                          importReport: ArchiveImportReport(archiveErrors: [], entries: 0, bytes: 0, seconds: 0, backups: Self.backupPaths(of: dataDirectory),
+                                                            previousFolders: [], recovery: nil),
+                          alreadyImported: true)
         } else if !options.replaceExisting, !interrupted, let existing = ArchiveImport.existingProfile(dataDirectory) {
+            // A record that no longer matches is left for the next import to replace: it speaks of
+            // databases no longer there as they were, and nothing reads it but this check.
             throw ProfileMoveError.profileExists(root: dataDirectory.root, database: existing)
         }
+        ImportDone.remove(doneRecord)
         try Folders.create(work, permissions: 0o700)
         var receiver = TransferReceiver(options: .init(destination: work, tempRoot: options.tempRoot, policy: options.policy), relays: relays)
         receiver.decryptProgress = decryptProgress
@@ -117,19 +132,24 @@ public struct DeviceMigrationReceiver: Sendable {
             throw error
         }
         CrashPoint.reach("migrate-receive-imported")
-        Self.removeWork(work, mark: mark)
+        Self.removeWork(work, mark: mark, done: ImportDone(archiveName: Path.basename(archive!), archiveBytes: bytes, data: dataDirectory))
         return Result(archiveName: Path.basename(archive!), archiveBytes: bytes, chunksDownloaded: downloaded, importReport: report)
     }
 
-    /// Once imported: the work folder (the archive first, the largest), then the mark. A kill in
-    /// between leaves the mark, and the rerun reports the import done instead of refusing the profile
-    /// it brought, or importing the archive a second time over it.
-    static func removeWork(_ work: String, mark: String) {
+    /// Once imported: the work folder (the archive first, the largest), then the record of the
+    /// finished import, then the mark. A kill anywhere leaves the mark or the record, and the rerun
+    /// reports the import done instead of refusing the profile it brought, or importing the archive a
+    /// second time over it. A record that cannot be written (a full disk) leaves the mark in place,
+    /// which says as much to a rerun.
+    static func removeWork(_ work: String, mark: String, done: ImportDone) {
         if let archive = receivedArchive(in: work) { unlink(archive) }
         CrashPoint.reach("migrate-receive-archive-removed")
         try? Folders.remove(work)
         CrashPoint.reach("migrate-receive-work-removed")
+        guard (try? done.write(work + ImportDone.suffix)) != nil else { return }
+        CrashPoint.reach("migrate-receive-record-written")
         ImportBegan.remove(mark)
+        CrashPoint.reach("migrate-receive-mark-removed")
     }
 
     /// A rerun after a run that was killed once its import had begun: the import is settled, not
@@ -152,19 +172,23 @@ public struct DeviceMigrationReceiver: Sendable {
                 : ArchiveImport.existingProfile(dataDirectory) != nil
             guard imported else { return nil }
         }
-        Self.removeWork(work, mark: mark)
+        Self.removeWork(work, mark: mark, done: ImportDone(archiveName: began.archiveName, archiveBytes: began.archiveBytes, data: dataDirectory))
         let elapsed = start.duration(to: clock.now)
-        let backups = dataDirectory.databases.map(DataDirectoryNames.backup(of:)).filter { POSIXFile.linkStatus($0) != nil }
         let report = ArchiveImportReport(archiveErrors: recovery?.archiveErrors ?? [], entries: 0, bytes: 0,
                                          seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-                                         backups: backups, previousFolders: [], recovery: recovery)
+                                         backups: Self.backupPaths(of: dataDirectory), previousFolders: [], recovery: recovery)
         return Result(archiveName: began.archiveName, archiveBytes: began.archiveBytes, chunksDownloaded: 0, importReport: report,
                       finishedInterruptedImport: true)
     }
 
     /// Whether any of the data directory's databases has a `.bak` backup.
     static func backups(of data: DataDirectory) -> Bool {
-        data.databases.contains { POSIXFile.linkStatus(DataDirectoryNames.backup(of: $0)) != nil }
+        !backupPaths(of: data).isEmpty
+    }
+
+    /// The `.bak` backups the data directory's databases have.
+    static func backupPaths(of data: DataDirectory) -> [String] {
+        data.databases.map(DataDirectoryNames.backup(of:)).filter { POSIXFile.linkStatus($0) != nil }
     }
 
     static func receivedArchive(in work: String) -> String? {

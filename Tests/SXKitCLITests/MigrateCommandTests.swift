@@ -1,5 +1,6 @@
 import Foundation
 import SXCore
+import SXDatabase
 import SXSample
 import SXTestSupport
 import Testing
@@ -46,14 +47,18 @@ import Testing
             }
         }
 
-        /// No archive, chunk or state left in either temp folder.
+        /// No archive, chunk or state left in either temp folder, but the target's record of the
+        /// finished import (by which a rerun reports it done).
         func expectNoWorkLeft() throws {
             for root in [source.directory.root, target] {
                 let tmp = Path.join(root, "tmp")
                 let left = (try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []
-                #expect(left.filter { $0.hasPrefix("sxkit-") }.isEmpty, "work left in \(tmp): \(left)")
+                let work = left.filter { $0.hasPrefix("sxkit-") && !(root == target && Self.isImportRecord($0)) }
+                #expect(work.isEmpty, "work left in \(tmp): \(left)")
             }
         }
+
+        static func isImportRecord(_ name: String) -> Bool { name.hasPrefix("sxkit-migrate-receive-") && name.hasSuffix(".imported") }
     }
 
     @Test func movesTheSampleProfileWithIdenticalFilesAndRowCounts() throws {
@@ -98,6 +103,45 @@ import Testing
         #expect(done.stdout.contains(#""downloadedChunks":0"#), "\(done.stdout)")
         try s.expectMoved()
         try s.expectNoWorkLeft()
+    }
+
+    /// Run again once it has finished (or was killed after the last of its work was removed): the same
+    /// migration into the same data directory is reported done, downloads nothing (the relay may have
+    /// deleted the file by then) and changes nothing. Once the app (here, SQLCipher) has opened the
+    /// databases, that profile is no longer taken for the one the migration brought: refused as any
+    /// profile already there, imported over with --force.
+    @Test func aRerunOfAFinishedMigrationReportsItDoneUntilTheProfileIsUsed() throws {
+        let s = try Setup()
+        #expect(try s.send().status == 0)
+        #expect(try s.receive().status == 0)
+        let records = try FileManager.default.contentsOfDirectory(atPath: Path.join(s.target, "tmp")).filter(Setup.isImportRecord)
+        #expect(records.count == 1, "\(records)")
+        try FileManager.default.removeItem(atPath: s.relay)
+        let before = try FolderSnapshot.take(s.target)
+        let again = try s.receive(["--json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        let summary = try #require(again.stdout.split(separator: "\n").last)
+        let doc = try JSONSerialization.jsonObject(with: Data(summary.utf8)) as? [String: Any]
+        #expect(doc?["alreadyImported"] as? Bool == true && doc?["downloadedChunks"] as? Int == 0, "\(summary)")
+        let forced = try s.receive(["--force"])
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(forced.stdout.contains("was imported into \(s.target) by an earlier run") && forced.stdout.contains("nothing was imported twice"),
+                "\(forced.stdout)")
+        #expect(try FolderSnapshot.take(s.target) == before)
+        try s.expectMoved()
+
+        // The app opens the profile and writes: the database no longer is as the import left it.
+        do {
+            let (connection, _) = try DatabaseOpener.open(Path.join(s.target, "simplex_v1_chat.db"),
+                                                          passphrase: SecretBytes(Array(ArchiveImportCommandTests.newPassphrase.utf8)), mode: .readWrite)
+            try connection.execute("PRAGMA user_version = 99")
+        }
+        try #require(FolderSnapshot.take(s.target) != before, "the database was not written")
+        let used = try FolderSnapshot.take(s.target)
+        let refused = try s.receive()
+        #expect(refused.status == 1, "\(refused.stdout)")
+        #expect(refused.stderr.contains("already holds a profile"), "\(refused.stderr)")
+        #expect(try FolderSnapshot.take(s.target) == used)
     }
 
     @Test func refusesATargetThatAlreadyHoldsAProfileUnlessForced() throws {
@@ -151,7 +195,8 @@ import Testing
     /// later imports; a private copy of a database made to test the passphrase is gone too.
     @Test(arguments: ["import.passphrase-copy", "import.staged", "import.journal-written", "import.chat-db-swapped",
                       "import.agent-db-swapped", "import.folder-replaced", "import.files-moved", "import.staging-removed",
-                      "migrate-receive-imported", "migrate-receive-archive-removed", "migrate-receive-work-removed"])
+                      "migrate-receive-imported", "migrate-receive-archive-removed", "migrate-receive-work-removed",
+                      "migrate-receive-record-written", "migrate-receive-mark-removed"])
     func aReceiveKilledInItsImportImportsOnce(point: String) throws {
         let s = try Setup()
         #expect(try s.send().status == 0)

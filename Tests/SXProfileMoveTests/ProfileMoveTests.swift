@@ -101,8 +101,11 @@ import Testing
         let plain = try #require(s.source.files.first { !$0.encrypted })
         let arrived = try FileBytes.read(Path.join(target.filesFolder!, plain.name), limit: 1 << 30)
         #expect(Hex.encode(SHA256Digest.of(arrived)) == plain.sha256)
-        // The downloaded archive and chunks are gone.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: s.receiveTemp).filter { $0.hasPrefix("sxkit-") }.isEmpty)
+        // The downloaded archive and chunks are gone; what stays is the record of the finished import
+        // (private), by which a rerun of the same migration reports it done.
+        let left = try FileManager.default.contentsOfDirectory(atPath: s.receiveTemp).filter { $0.hasPrefix("sxkit-") }
+        #expect(left.count == 1 && left[0].hasPrefix("sxkit-migrate-receive-") && left[0].hasSuffix(ImportDone.suffix), "\(left)")
+        #expect(POSIXFile.linkStatus(Path.join(s.receiveTemp, left[0])).map { $0.st_mode & 0o777 } == 0o600)
     }
 
     @Test func aTargetHoldingAProfileIsRefusedAndLeftAsItWas() async throws {

@@ -65,19 +65,24 @@ struct MigrateReceiveCommand: ParsableCommand {
         if global.json {
             // The stream's last line: the events came before it, one a line.
             JSONDocument.event(Summary(fileName: result.archiveName, archiveBytes: result.archiveBytes,
-                                       downloadedChunks: result.chunksDownloaded, output: data.root, importReport: report,
-                                       seconds: JSONTime.seconds(seconds)))
+                                       downloadedChunks: result.chunksDownloaded, output: data.root, alreadyImported: result.alreadyImported,
+                                       importReport: report, seconds: JSONTime.seconds(seconds)))
         } else {
             for error in report.archiveErrors { ConsoleOutput.standardError.writeLine("sxkit: \(error.sentence)") }
         }
         if !global.json, !global.quiet {
             let out = ConsoleOutput.standardOutput
-            out.writeLine("received \(result.archiveName) (\(ByteCount.format(result.archiveBytes))); digests and tag verified")
-            if let recovery = report.recovery { out.writeLine("found: \(recovery.found); recovered: \(recovery.done)") }
-            if result.finishedInterruptedImport {
-                out.writeLine("the import an interrupted run had begun is complete in \(data.root); nothing was imported twice")
+            if result.alreadyImported {
+                out.writeLine("\(result.archiveName) (\(ByteCount.format(result.archiveBytes))) was imported into \(data.root) by an earlier run, "
+                              + "and its databases are as that import left them; nothing was imported twice")
             } else {
-                out.writeLine("imported \(report.entries) entries (\(ByteCount.format(report.bytes))) into \(data.root) in \(String(format: "%.2f", seconds)) s")
+                out.writeLine("received \(result.archiveName) (\(ByteCount.format(result.archiveBytes))); digests and tag verified")
+                if let recovery = report.recovery { out.writeLine("found: \(recovery.found); recovered: \(recovery.done)") }
+                if result.finishedInterruptedImport {
+                    out.writeLine("the import an interrupted run had begun is complete in \(data.root); nothing was imported twice")
+                } else {
+                    out.writeLine("imported \(report.entries) entries (\(ByteCount.format(report.bytes))) into \(data.root) in \(String(format: "%.2f", seconds)) s")
+                }
             }
             if !report.backups.isEmpty { out.writeLine("the previous databases are kept as \(report.backups.joined(separator: ", "))") }
             if !report.previousFolders.isEmpty {
@@ -97,6 +102,8 @@ struct MigrateReceiveCommand: ParsableCommand {
         var downloadedChunks: Int
         /// The data directory imported into.
         var output: String
+        /// An earlier run had imported this migration there, and nothing has changed the databases since.
+        var alreadyImported: Bool
         var importReport: ArchiveImportReport
         var seconds: Double
     }

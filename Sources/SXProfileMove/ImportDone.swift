@@ -1,0 +1,72 @@
+import Foundation
+import SXCore
+
+/// What a migration's finished import leaves beside its work folder once the work folder is gone: the
+/// archive it imported and the state of the databases it left (each database file and its `-wal`,
+/// `-shm` and `-journal` companions, by device, inode, size and times).
+///
+/// Written before the import's mark is removed, so there is no moment at which a kill leaves neither:
+/// without it a run killed after removing the mark, before it exited, left a rerun nothing to tell the
+/// profile it brought from any other, and the rerun refused it as a profile already there. With it, a
+/// rerun of the same migration into the same data directory, killed or not, reports the import done
+/// as long as the databases are as the import left them; once anything opened or replaced them
+/// (the app adds a `-shm`, a write changes the times) the record no longer matches, is removed, and the
+/// rerun is an ordinary import into a data directory that holds a profile. `clean --temp` removes it
+/// with the rest of the temp folder.
+struct ImportDone: Codable, Equatable {
+    static let suffix = ".imported"
+
+    struct FileState: Codable, Equatable {
+        var name: String
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modifiedNanoseconds: Int64
+        var changedNanoseconds: Int64
+    }
+
+    var archiveName: String
+    var archiveBytes: Int64
+    /// The database files and their companions that existed when the import finished.
+    var files: [FileState]
+
+    /// The companion files SQLite creates beside a database it opens or writes.
+    static let companions = ["", "-wal", "-shm", "-journal"]
+
+    static func files(of data: DataDirectory) -> [FileState] {
+        data.databases.flatMap { database in
+            companions.compactMap { suffix -> FileState? in
+                let path = database + suffix
+                guard let st = POSIXFile.linkStatus(path) else { return nil }
+                return FileState(name: Path.basename(path), device: UInt64(st.st_dev), inode: UInt64(st.st_ino), size: Int64(st.st_size),
+                                 modifiedNanoseconds: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+                                 changedNanoseconds: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec))
+            }
+        }
+    }
+
+    init(archiveName: String, archiveBytes: Int64, data: DataDirectory) {
+        self.archiveName = archiveName
+        self.archiveBytes = archiveBytes
+        files = Self.files(of: data)
+    }
+
+    /// Whether the data directory's databases are still exactly as the import left them.
+    func matches(_ data: DataDirectory) -> Bool {
+        files.contains { $0.name == Path.basename(data.chatDatabase) } && Self.files(of: data) == files
+    }
+
+    static func read(_ path: String) -> ImportDone? {
+        guard let bytes = try? FileBytes.read(path, limit: 64 << 10), let done = try? JSONDecoder().decode(ImportDone.self, from: Data(bytes)),
+              done.archiveBytes >= 0, !done.archiveName.isEmpty, !done.files.isEmpty else { return nil }
+        return done
+    }
+
+    func write(_ path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try AtomicFileWriter.write(Array(try encoder.encode(self)) + [0x0A], to: path, mode: 0o600)
+    }
+
+    static func remove(_ path: String) { unlink(path) }
+}

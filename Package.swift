@@ -139,7 +139,8 @@ let package = Package(
         .testTarget(
             name: "SXXFTPTransportTests",
             dependencies: ["SXXFTPTransport", "SXXFTP", "SXCore", "SXTestSupport", .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOPosix", package: "swift-nio")],
+                           .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                           .product(name: "NIOHTTP2", package: "swift-nio-http2")],
             swiftSettings: strict
         ),
         .testTarget(name: "SXTransferTests", dependencies: ["SXTransfer", "SXCrypto", "SXCore", "SXTestSupport"], swiftSettings: strict),

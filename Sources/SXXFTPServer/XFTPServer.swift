@@ -81,7 +81,10 @@ public final class XFTPServer: Sendable {
                     let handshakeTimer = channel.eventLoop.scheduleTask(in: configuration.timeouts.handshake.timeAmount) { channel.close(promise: nil) }
                     handler.established.whenComplete { _ in handshakeTimer.cancel() }
                     let streams = try channel.pipeline.syncOperations.configureAsyncHTTP2Pipeline(mode: .server, configuration: http2) { stream in
-                        stream.eventLoop.makeCompletedFuture { try HTTP2StreamChannel(wrappingChannelSynchronously: stream) }
+                        stream.eventLoop.makeCompletedFuture {
+                            try stream.pipeline.syncOperations.addHandler(DataFrameCompactor())
+                            return try HTTP2StreamChannel(wrappingChannelSynchronously: stream)
+                        }
                     }
                     return (channel, handler.established, streams)
                 }

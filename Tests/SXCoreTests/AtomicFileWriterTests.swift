@@ -64,6 +64,38 @@ struct AtomicFileWriterTests {
         #expect(!FileManager.default.fileExists(atPath: tmp.file("dropped")))
     }
 
+    /// Many writers at once: past the first few, each stages in a small block instead of a whole
+    /// one (a relay taking 50 uploads held 1 MiB for each), and every file still gets exactly its
+    /// bytes, across the small blocks' edges. Other suites may hold whole blocks meanwhile, so only
+    /// "at least this many small" is certain.
+    @Test func writersPastTheFirstFewStageInSmallBlocksAndKeepEveryByte() throws {
+        let tmp = try TempFolder("sxkit-direct", in: "/var/tmp")
+        let count = AtomicFileWriter.maxWholeBlocks + 4
+        let writers = try (0..<count).map { n in
+            let writer = try AtomicFileWriter(destination: tmp.file("file-\(n)"))
+            writer.bypassPageCache = true
+            return writer
+        }
+        let sizes = (0..<count).map { 3 * AtomicFileWriter.smallStagingBlock + 1000 * $0 + 17 }
+        let contents = sizes.enumerated().map { n, size in (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ n &* 13) } }
+        // Every writer has begun (and taken its block) before any finishes; written in odd pieces.
+        for (n, writer) in writers.enumerated() { try writer.write(Array(contents[n][0..<5])) }
+        let capacities = writers.map(\.stagingCapacity)
+        #expect(capacities.allSatisfy { $0 == AtomicFileWriter.directBlock || $0 == AtomicFileWriter.smallStagingBlock }, "\(capacities)")
+        #expect(capacities.filter { $0 == AtomicFileWriter.smallStagingBlock }.count >= count - AtomicFileWriter.maxWholeBlocks, "\(capacities)")
+        var at = [Int](repeating: 5, count: count), piece = 4001
+        while zip(at, sizes).contains(where: { $0 < $1 }) {
+            for (n, writer) in writers.enumerated() where at[n] < sizes[n] {
+                let end = min(sizes[n], at[n] + piece)
+                try writer.write(Array(contents[n][at[n]..<end]))
+                at[n] = end
+            }
+            piece = piece * 2 + 1
+        }
+        for writer in writers { try writer.commit() }
+        for n in 0..<count { #expect(try tmp.read("file-\(n)") == contents[n], "file \(n)") }
+    }
+
     /// A writer abandoned part way leaves its temp file (flushed, unlocked, 0600); a later one takes it
     /// over at a verified length and writes on: the kept bytes, then the new ones, on a disk file
     /// system (O_DIRECT: the kept tail past the last aligned block is read back and written again) and

@@ -296,24 +296,51 @@ public final class AtomicFileWriter: @unchecked Sendable {
         Self.giveBack(staging)
     }
 
-    /// A staging block no writer uses any more: wiped, and kept for the next writer when there is room.
+    /// A staging block no writer uses any more: wiped, and a whole one kept for the next writer when
+    /// there is room.
     private static func giveBack(_ block: AlignedBuffer) {
         block.wipe()
-        spareStaging.withLock { spares in
-            if spares.count < maxSpareStaging { spares.append(block) }
+        guard block.capacity == directBlock else { return }
+        stagingPool.withLock { pool in
+            pool.inUse -= 1
+            if pool.spares.count < maxWholeBlocks { pool.spares.append(block) }
         }
     }
 
-    /// Staging blocks of finished writers (wiped), for the next ones. A fresh 1 MiB of page-aligned
-    /// memory is mapped anew by glibc each time, so a relay storing 4 MiB chunks took a page fault for
-    /// every 4 KiB it wrote: a third of its page faults during a send (measured, `perf record -e
-    /// page-faults`). A few blocks kept cover the writers that run at once.
-    private static let spareStaging = Mutex<[AlignedBuffer]>([])
-    private static let maxSpareStaging = 8
-
-    private static func takeStaging() -> AlignedBuffer {
-        spareStaging.withLock { $0.popLast() } ?? AlignedBuffer(capacity: directBlock)
+    /// Whole staging blocks: how many writers hold one, and the ones finished writers left (wiped)
+    /// for the next. A fresh 1 MiB of page-aligned memory is mapped anew by glibc each time, so a relay
+    /// storing 4 MiB chunks took a page fault for every 4 KiB it wrote: a third of its page faults
+    /// during a send (measured, `perf record -e page-faults`). A few blocks kept cover the writers
+    /// that run at once.
+    private struct StagingPool {
+        var inUse = 0
+        var spares: [AlignedBuffer] = []
     }
+
+    private static let stagingPool = Mutex(StagingPool())
+
+    /// Writers holding a whole block at once. Past them a writer stages in `smallStagingBlock`s: a
+    /// relay taking 50 uploads at once held a 1 MiB block for each (27-31 MB at its peak, an
+    /// allocation count by call site), where a few writers already keep the disk busy and the others'
+    /// bytes only wait in memory. With this, 8 MB.
+    public static let maxWholeBlocks = 8
+    public static let smallStagingBlock = 128 << 10
+
+    /// The block a new writer stages in: a whole one while fewer than `maxWholeBlocks` are in use.
+    private static func takeStaging() -> AlignedBuffer {
+        let whole: AlignedBuffer?? = stagingPool.withLock { pool in
+            guard pool.inUse < maxWholeBlocks else { return .none }
+            pool.inUse += 1
+            return .some(pool.spares.popLast())
+        }
+        switch whole {
+        case .none: return AlignedBuffer(capacity: smallStagingBlock)
+        case .some(let spare): return spare ?? AlignedBuffer(capacity: directBlock)
+        }
+    }
+
+    /// The capacity of the block this writer stages in (nil before its first write, or without O_DIRECT).
+    public var stagingCapacity: Int? { staging?.capacity }
 
     /// The process umask, read without changing it (umask(2) can only be read by setting it,
     /// which would race with other threads creating files).

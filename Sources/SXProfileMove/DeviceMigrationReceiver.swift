@@ -205,17 +205,29 @@ public struct DeviceMigrationReceiver: Sendable {
 /// left that profile's databases as `.bak`) and backups already (then the import refused), and the
 /// archive it imports (for the report of a rerun that finds the archive already deleted). JSON, so
 /// that any archive name (a sender chooses it) reads back as written.
-struct ImportBegan: Codable, Equatable {
+struct ImportBegan: MigrationRecord, Equatable {
     static let suffix = ".import-began"
     var profileExisted: Bool
     var backupsExisted: Bool
     var archiveBytes: Int64
     var archiveName: String
 
-    static func read(_ path: String) -> ImportBegan? {
-        guard let bytes = try? FileBytes.read(path, limit: 64 << 10), let mark = try? JSONDecoder().decode(ImportBegan.self, from: Data(bytes)),
-              mark.archiveBytes >= 0, !mark.archiveName.isEmpty else { return nil }
-        return mark
+    var isWhole: Bool { archiveBytes >= 0 && !archiveName.isEmpty }
+}
+
+/// A small private JSON file a migration's receive keeps beside its work folder (ImportBegan,
+/// ImportDone): written atomically (0600), and read back only when whole, so that a torn or foreign
+/// file is never taken for one.
+protocol MigrationRecord: Codable {
+    /// Whether the decoded fields make sense (a file of an older sxkit may decode and still not).
+    var isWhole: Bool { get }
+}
+
+extension MigrationRecord {
+    static func read(_ path: String) -> Self? {
+        guard let bytes = try? FileBytes.read(path, limit: 64 << 10), let record = try? JSONDecoder().decode(Self.self, from: Data(bytes)),
+              record.isWhole else { return nil }
+        return record
     }
 
     func write(_ path: String) throws {

@@ -13,7 +13,7 @@ import SXCore
 /// (the app adds a `-shm`, a write changes the times) the record no longer matches, is removed, and the
 /// rerun is an ordinary import into a data directory that holds a profile. `clean --temp` removes it
 /// with the rest of the temp folder.
-struct ImportDone: Codable, Equatable {
+struct ImportDone: MigrationRecord, Equatable {
     static let suffix = ".imported"
 
     struct FileState: Codable, Equatable {
@@ -56,17 +56,5 @@ struct ImportDone: Codable, Equatable {
         files.contains { $0.name == Path.basename(data.chatDatabase) } && Self.files(of: data) == files
     }
 
-    static func read(_ path: String) -> ImportDone? {
-        guard let bytes = try? FileBytes.read(path, limit: 64 << 10), let done = try? JSONDecoder().decode(ImportDone.self, from: Data(bytes)),
-              done.archiveBytes >= 0, !done.archiveName.isEmpty, !done.files.isEmpty else { return nil }
-        return done
-    }
-
-    func write(_ path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try AtomicFileWriter.write(Array(try encoder.encode(self)) + [0x0A], to: path, mode: 0o600)
-    }
-
-    static func remove(_ path: String) { unlink(path) }
+    var isWhole: Bool { archiveBytes >= 0 && !archiveName.isEmpty && !files.isEmpty }
 }

@@ -179,4 +179,36 @@ import Testing
         unlink(path)
         #expect(ImportBegan.read(path) == nil)
     }
+
+    /// The record of a finished import reads back as written (0600), and stops matching the data
+    /// directory once anything touches a database: a write (new times), or the companion files
+    /// SQLite leaves beside a database it opens. One without databases is not taken for one.
+    @Test func theFinishedImportRecordMatchesOnlyTheDatabasesAsTheImportLeftThem() throws {
+        let temp = try TempFolder("sxkit-import-done")
+        let sample = try SampleCopies.create(at: temp.file("data"), options: .init(photos: 0, documents: 1, chatItems: 5))
+        let data = sample.directory
+        let path = temp.file("sxkit-migrate-receive-00.imported")
+        let done = ImportDone(archiveName: "a\nb.zip", archiveBytes: 42, data: data)
+        #expect(done.files.map(\.name).sorted() == ["simplex_v1_agent.db", "simplex_v1_chat.db"])
+        try done.write(path)
+        #expect(POSIXFile.linkStatus(path).map { $0.st_mode & 0o777 } == 0o600)
+        #expect(ImportDone.read(path) == done)
+        #expect(done.matches(data))
+
+        // A companion file appears (the app opened the database): no longer the import's.
+        let shm = data.chatDatabase + "-shm"
+        try AtomicFileWriter.write([0], to: shm, mode: 0o600)
+        #expect(!done.matches(data))
+        unlink(shm)
+        #expect(done.matches(data))
+        // The database written (its modification time moves on).
+        var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, data.agentDatabase, &times, 0) == 0)
+        #expect(!done.matches(data))
+
+        for bad in [#"{"archiveBytes":1,"archiveName":"a.zip","files":[]}"#, #"{"archiveBytes":1,"archiveName":"a.zip"}"#, "{}"] {
+            try AtomicFileWriter.write(Array(bad.utf8), to: path, mode: 0o600)
+            #expect(ImportDone.read(path) == nil, "\(bad)")
+        }
+    }
 }

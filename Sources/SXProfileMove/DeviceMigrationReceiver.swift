@@ -34,7 +34,7 @@ public struct DeviceMigrationReceiver: Sendable {
         /// was imported a second time.
         public var finishedInterruptedImport = false
         /// An earlier run, killed or not, had imported this migration into this data directory, and
-        /// its databases are as that import left them: nothing was downloaded or imported.
+        /// its databases are as that import left them: the archive was not downloaded again, nor imported.
         public var alreadyImported = false
     }
 

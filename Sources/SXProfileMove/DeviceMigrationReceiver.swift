@@ -75,12 +75,13 @@ public struct DeviceMigrationReceiver: Sendable {
             // Asked to replace the profile or not: the profile there is the one this migration
             // brought, untouched since, and importing it again would only make backups of itself.
             return Result(archiveName: done.archiveName, archiveBytes: done.archiveBytes, chunksDownloaded: 0,
-                          importReport: ArchiveImportReport(archiveErrors: [], entries: 0, bytes: 0, seconds: 0, backups: Self.backupPaths(of: dataDirectory),
+                          importReport: ArchiveImportReport(archiveErrors: done.archiveErrors, entries: 0, bytes: 0, seconds: 0,
+                                                            backups: Self.backupPaths(of: dataDirectory),
                                                             previousFolders: [], recovery: nil),
                           alreadyImported: true)
         } else if !options.replaceExisting, !interrupted, let existing = ArchiveImport.existingProfile(dataDirectory) {
-            // A record that no longer matches is left for the next import to replace: it speaks of
-            // databases no longer there as they were, and nothing reads it but this check.
+            // A record that no longer matches is left for the next import to replace (--force): it
+            // speaks of databases no longer as they were, and nothing reads it but this check.
             throw ProfileMoveError.profileExists(root: dataDirectory.root, database: existing)
         }
         ImportDone.remove(doneRecord)
@@ -132,7 +133,8 @@ public struct DeviceMigrationReceiver: Sendable {
             throw error
         }
         CrashPoint.reach("migrate-receive-imported")
-        Self.removeWork(work, mark: mark, done: ImportDone(archiveName: Path.basename(archive!), archiveBytes: bytes, data: dataDirectory))
+        Self.removeWork(work, mark: mark, done: ImportDone(archiveName: Path.basename(archive!), archiveBytes: bytes,
+                                                           archiveErrors: report.archiveErrors, data: dataDirectory))
         return Result(archiveName: Path.basename(archive!), archiveBytes: bytes, chunksDownloaded: downloaded, importReport: report)
     }
 
@@ -172,7 +174,11 @@ public struct DeviceMigrationReceiver: Sendable {
                 : ArchiveImport.existingProfile(dataDirectory) != nil
             guard imported else { return nil }
         }
-        Self.removeWork(work, mark: mark, done: ImportDone(archiveName: began.archiveName, archiveBytes: began.archiveBytes, data: dataDirectory))
+        // A record written before the kill describes the databases as the import left them; the app
+        // may have written to them since, so it is kept rather than taken again now.
+        let done = ImportDone.read(work + ImportDone.suffix)
+            ?? ImportDone(archiveName: began.archiveName, archiveBytes: began.archiveBytes, archiveErrors: recovery?.archiveErrors ?? [], data: dataDirectory)
+        Self.removeWork(work, mark: mark, done: done)
         let elapsed = start.duration(to: clock.now)
         let report = ArchiveImportReport(archiveErrors: recovery?.archiveErrors ?? [], entries: 0, bytes: 0,
                                          seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,

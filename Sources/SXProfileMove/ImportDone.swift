@@ -1,18 +1,20 @@
 import Foundation
+import SXArchive
 import SXCore
 
 /// What a migration's finished import leaves beside its work folder once the work folder is gone: the
-/// archive it imported and the state of the databases it left (each database file and its `-wal`,
-/// `-shm` and `-journal` companions, by device, inode, size and times).
+/// archive it imported, the problems it reported, and the state of the databases it left (each
+/// database file and its `-wal`, `-shm` and `-journal` companions, by device, inode, size and times).
 ///
 /// Written before the import's mark is removed, so there is no moment at which a kill leaves neither:
 /// without it a run killed after removing the mark, before it exited, left a rerun nothing to tell the
 /// profile it brought from any other, and the rerun refused it as a profile already there. With it, a
 /// rerun of the same migration into the same data directory, killed or not, reports the import done
-/// as long as the databases are as the import left them; once anything opened or replaced them
-/// (the app adds a `-shm`, a write changes the times) the record no longer matches, is removed, and the
-/// rerun is an ordinary import into a data directory that holds a profile. `clean --temp` removes it
-/// with the rest of the temp folder.
+/// (and its problems again) as long as the databases are as the import left them. Once the app has
+/// written to them or holds them open (a write changes the times; an open WAL database has its `-shm`)
+/// the record no longer matches: the rerun is an ordinary import into a data directory that holds a
+/// profile, and the next import there replaces the record. `clean --temp` removes it with the rest of
+/// the temp folder.
 struct ImportDone: MigrationRecord, Equatable {
     static let suffix = ".imported"
 
@@ -27,6 +29,8 @@ struct ImportDone: MigrationRecord, Equatable {
 
     var archiveName: String
     var archiveBytes: Int64
+    /// What the import reported as not imported (a rerun reports it again, with the same exit status).
+    var archiveErrors: [ArchiveError]
     /// The database files and their companions that existed when the import finished.
     var files: [FileState]
 
@@ -45,9 +49,10 @@ struct ImportDone: MigrationRecord, Equatable {
         }
     }
 
-    init(archiveName: String, archiveBytes: Int64, data: DataDirectory) {
+    init(archiveName: String, archiveBytes: Int64, archiveErrors: [ArchiveError], data: DataDirectory) {
         self.archiveName = archiveName
         self.archiveBytes = archiveBytes
+        self.archiveErrors = archiveErrors
         files = Self.files(of: data)
     }
 

@@ -8,8 +8,9 @@ import Synchronization
 /// NIO's HTTP/2 decoder hands on a DATA payload as a slice of the buffer it decodes into (up to
 /// 64 KiB here), and a payload waiting to be read keeps that whole buffer alive. During 50 concurrent
 /// 1 MiB uploads the relay held 35-57 MB of those 64 KiB buffers at its peak, whatever the window or
-/// frame size (an allocation count by call site: `HTTP2FrameDecoder.append`); with every waiting
-/// payload copied out, 10-16 MB.
+/// frame size (an allocation count by call site: `HTTP2FrameDecoder.append`); with every payload
+/// copied as it reaches the stream's pipeline, 10-16 MB. (Payloads that NIO's stream channel keeps
+/// before its pipeline, while the async reader is behind, stay slices until they reach it.)
 ///
 /// A copy is not free: copying every payload cost the relay about 10 % more CPU for one bulk upload,
 /// where a few streams' waiting payloads are little memory. So payloads are copied only while more

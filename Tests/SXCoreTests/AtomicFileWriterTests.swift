@@ -1,5 +1,5 @@
 import Foundation
-import SXCore
+@testable import SXCore
 import SXTestSupport
 import Testing
 #if canImport(Glibc)
@@ -94,6 +94,22 @@ struct AtomicFileWriterTests {
         }
         for writer in writers { try writer.commit() }
         for n in 0..<count { #expect(try tmp.read("file-\(n)") == contents[n], "file \(n)") }
+    }
+
+    /// The pool lends at most its whole blocks at once, small ones past them, and keeps returned
+    /// whole blocks for the next writers (the same memory, not new).
+    @Test func theStagingPoolLendsAtMostItsWholeBlocksAndKeepsThemForTheNext() {
+        var pool = StagingPool(wholeBlock: 8192, smallBlock: 4096, maxWhole: 3)
+        let taken = (0..<5).map { _ in pool.take() }
+        #expect(taken.map(\.capacity) == [8192, 8192, 8192, 4096, 4096])
+        #expect(pool.inUse == 3)
+        for block in taken { pool.giveBack(block) }
+        #expect(pool.inUse == 0 && pool.spares.count == 3)
+        let again = pool.take()
+        #expect(again === taken[2])
+        #expect(pool.inUse == 1 && pool.spares.count == 2)
+        pool.giveBack(again)
+        #expect(pool.inUse == 0 && pool.spares.count == 3)
     }
 
     /// A writer abandoned part way leaves its temp file (flushed, unlocked, 0600); a later one takes it

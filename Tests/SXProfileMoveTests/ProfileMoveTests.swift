@@ -188,7 +188,7 @@ import Testing
         let sample = try SampleCopies.create(at: temp.file("data"), options: .init(photos: 0, documents: 1, chatItems: 5))
         let data = sample.directory
         let path = temp.file("sxkit-migrate-receive-00.imported")
-        let done = ImportDone(archiveName: "a\nb.zip", archiveBytes: 42, data: data)
+        let done = ImportDone(archiveName: "a\nb.zip", archiveBytes: 42, archiveErrors: [.fileError(file: "f.jpg", fileError: "no space")], data: data)
         #expect(done.files.map(\.name).sorted() == ["simplex_v1_agent.db", "simplex_v1_chat.db"])
         try done.write(path)
         #expect(POSIXFile.linkStatus(path).map { $0.st_mode & 0o777 } == 0o600)
@@ -206,7 +206,7 @@ import Testing
         #expect(utimensat(AT_FDCWD, data.agentDatabase, &times, 0) == 0)
         #expect(!done.matches(data))
 
-        for bad in [#"{"archiveBytes":1,"archiveName":"a.zip","files":[]}"#, #"{"archiveBytes":1,"archiveName":"a.zip"}"#, "{}"] {
+        for bad in [#"{"archiveBytes":1,"archiveErrors":[],"archiveName":"a.zip","files":[]}"#, #"{"archiveBytes":1,"archiveName":"a.zip"}"#, "{}"] {
             try AtomicFileWriter.write(Array(bad.utf8), to: path, mode: 0o600)
             #expect(ImportDone.read(path) == nil, "\(bad)")
         }

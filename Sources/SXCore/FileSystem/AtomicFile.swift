@@ -300,24 +300,10 @@ public final class AtomicFileWriter: @unchecked Sendable {
     /// there is room.
     private static func giveBack(_ block: AlignedBuffer) {
         block.wipe()
-        guard block.capacity == directBlock else { return }
-        stagingPool.withLock { pool in
-            pool.inUse -= 1
-            if pool.spares.count < maxWholeBlocks { pool.spares.append(block) }
-        }
+        stagingPool.withLock { $0.giveBack(block) }
     }
 
-    /// Whole staging blocks: how many writers hold one, and the ones finished writers left (wiped)
-    /// for the next. A fresh 1 MiB of page-aligned memory is mapped anew by glibc each time, so a relay
-    /// storing 4 MiB chunks took a page fault for every 4 KiB it wrote: a third of its page faults
-    /// during a send (measured, `perf record -e page-faults`). A few blocks kept cover the writers
-    /// that run at once.
-    private struct StagingPool {
-        var inUse = 0
-        var spares: [AlignedBuffer] = []
-    }
-
-    private static let stagingPool = Mutex(StagingPool())
+    private static let stagingPool = Mutex(StagingPool(wholeBlock: directBlock, smallBlock: smallStagingBlock, maxWhole: maxWholeBlocks))
 
     /// Writers holding a whole block at once. Past them a writer stages in `smallStagingBlock`s: a
     /// relay taking 50 uploads at once held a 1 MiB block for each (27-31 MB at its peak, an
@@ -326,17 +312,9 @@ public final class AtomicFileWriter: @unchecked Sendable {
     public static let maxWholeBlocks = 8
     public static let smallStagingBlock = 128 << 10
 
-    /// The block a new writer stages in: a whole one while fewer than `maxWholeBlocks` are in use.
+    /// The block a new writer stages in.
     private static func takeStaging() -> AlignedBuffer {
-        let whole: AlignedBuffer?? = stagingPool.withLock { pool in
-            guard pool.inUse < maxWholeBlocks else { return .none }
-            pool.inUse += 1
-            return .some(pool.spares.popLast())
-        }
-        switch whole {
-        case .none: return AlignedBuffer(capacity: smallStagingBlock)
-        case .some(let spare): return spare ?? AlignedBuffer(capacity: directBlock)
-        }
+        stagingPool.withLock { $0.take() }
     }
 
     /// The capacity of the block this writer stages in (nil before its first write, or without O_DIRECT).
@@ -371,5 +349,38 @@ extension AtomicFileWriter {
         let writer = try AtomicFileWriter(destination: destination, mode: mode)
         try POSIXFile.copyAll(from: input, path: source, to: writer.descriptor, path: writer.tempPath)
         try writer.commit()
+    }
+}
+
+/// The staging blocks of O_DIRECT writers: whole ones for at most `maxWhole` writers at once (a
+/// spare one when a finished writer left it, else a new one), small ones past them. Finished writers'
+/// whole blocks are kept for the next: a fresh 1 MiB of page-aligned memory is mapped anew by glibc
+/// each time, so a relay storing 4 MiB chunks took a page fault for every 4 KiB it wrote, a third of
+/// its page faults during a send (measured, `perf record -e page-faults`).
+struct StagingPool {
+    let wholeBlock: Int
+    let smallBlock: Int
+    let maxWhole: Int
+    /// Whole blocks writers hold now.
+    private(set) var inUse = 0
+    private(set) var spares: [AlignedBuffer] = []
+
+    init(wholeBlock: Int, smallBlock: Int, maxWhole: Int) {
+        self.wholeBlock = wholeBlock
+        self.smallBlock = smallBlock
+        self.maxWhole = maxWhole
+    }
+
+    mutating func take() -> AlignedBuffer {
+        guard inUse < maxWhole else { return AlignedBuffer(capacity: smallBlock) }
+        inUse += 1
+        return spares.popLast() ?? AlignedBuffer(capacity: wholeBlock)
+    }
+
+    /// A block a writer no longer uses (wiped by the caller): a whole one becomes a spare.
+    mutating func giveBack(_ block: AlignedBuffer) {
+        guard block.capacity == wholeBlock else { return }
+        inUse -= 1
+        if spares.count < maxWhole { spares.append(block) }
     }
 }

@@ -1,12 +1,13 @@
 import NIOCore
 import NIOEmbedded
 import NIOHTTP2
+import SXTestSupport
 import Testing
 @testable import SXXFTPTransport
 
 /// What the relay's streams keep of a DATA payload waiting to be read while many are open: its own
 /// bytes, not the decoder's whole buffer (50 concurrent uploads pinned 35-57 MB of those).
-@Suite struct DataFrameCompactorTests {
+@Suite(.ownThreads) struct DataFrameCompactorTests {
     static func payload(_ bytes: ByteBuffer) -> HTTP2Frame.FramePayload { .data(.init(data: .byteBuffer(bytes))) }
 
     static func bytes(of payload: HTTP2Frame.FramePayload?) -> ByteBuffer? {

@@ -63,3 +63,42 @@ struct ImportDone: MigrationRecord, Equatable {
 
     var isWhole: Bool { archiveBytes >= 0 && !archiveName.isEmpty && !files.isEmpty }
 }
+
+/// The mark a migration's import leaves beside its work folder from the moment it begins until the
+/// work folder is gone: whether the data directory held a profile before it (then a finished import
+/// left that profile's databases as `.bak`) and backups already (then the import refused), and the
+/// archive it imports (for the report of a rerun that finds the archive already deleted). JSON, so
+/// that any archive name (a sender chooses it) reads back as written.
+struct ImportBegan: MigrationRecord, Equatable {
+    static let suffix = ".import-began"
+    var profileExisted: Bool
+    var backupsExisted: Bool
+    var archiveBytes: Int64
+    var archiveName: String
+
+    var isWhole: Bool { archiveBytes >= 0 && !archiveName.isEmpty }
+}
+
+/// A small private JSON file a migration's receive keeps beside its work folder (ImportBegan,
+/// ImportDone): written atomically (0600), and read back only when whole, so that a torn or foreign
+/// file is never taken for one.
+protocol MigrationRecord: Codable {
+    /// Whether the decoded fields make sense (a file of an older sxkit may decode and still not).
+    var isWhole: Bool { get }
+}
+
+extension MigrationRecord {
+    static func read(_ path: String) -> Self? {
+        guard let bytes = try? FileBytes.read(path, limit: 64 << 10), let record = try? JSONDecoder().decode(Self.self, from: Data(bytes)),
+              record.isWhole else { return nil }
+        return record
+    }
+
+    func write(_ path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try AtomicFileWriter.write(Array(try encoder.encode(self)) + [0x0A], to: path, mode: 0o600)
+    }
+
+    static func remove(_ path: String) { unlink(path) }
+}

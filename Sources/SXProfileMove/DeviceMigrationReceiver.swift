@@ -90,7 +90,7 @@ public struct DeviceMigrationReceiver: Sendable {
         receiver.decryptProgress = decryptProgress
         // A run killed once the archive was in place, before its chunks were removed, left them:
         // the archive is whole, so they are of no more use.
-        if archive != nil { try? Folders.remove(receiver.workFolder(for: description)) }
+        if archive != nil { receiver.removeLeftovers(of: description, keepingRedirect: false) }
         var downloaded = 0
         if archive == nil {
             // The archive, then its import, which needs at least the archive's bytes again (its
@@ -103,9 +103,10 @@ public struct DeviceMigrationReceiver: Sendable {
                 downloaded = transfer.chunksDownloaded
             } catch let error as FileSystemError where error.isNoSpace {
                 // A full disk: the chunks and plaintext kept so far would only hold on to the space
-                // the user must free; the relays still have them (nothing was acknowledged). The work
-                // folder holds nothing else yet: no archive was placed in it.
-                try? Folders.remove(receiver.workFolder(for: description))
+                // the user must free; the relays still have them (nothing was acknowledged but a
+                // redirect's chunk, whose small description is kept). The work folder holds nothing
+                // else yet: no archive was placed in it.
+                receiver.removeLeftovers(of: description, keepingRedirect: true)
                 try? Folders.remove(work)
                 throw error
             }

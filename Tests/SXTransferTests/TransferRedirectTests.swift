@@ -79,3 +79,55 @@ struct TransferRedirectTests {
         #expect(try f.inbox().isEmpty)
     }
 }
+
+/// A receive through a redirect that stops after the redirect was followed: the redirect's chunk is
+/// acknowledged by then, and an XFTP server forgets an acknowledged recipient, so the rerun must find
+/// the description it named where the first run kept it (as SimpleX's agent keeps it in its store,
+/// simplexmq `Agent.hs` 318-321).
+@Suite(.ownThreads)
+struct RedirectResumeTests {
+    @Test("a receive stopped inside the file a redirect names resumes without the redirect's chunk, then tidies up")
+    func resumesAfterTheRedirectWasAcknowledged() async throws {
+        let f = try TransferFixture()
+        let folder = FolderRelay(root: f.relayRoot)
+        let r = try await TransferRedirectTests().redirected(f, relay: folder)
+        #expect(r.inner.chunks.count > 1)
+        // The redirect's own chunk, then one chunk of the file; the next download fails.
+        let stopping = FaultyRelay(folder, failAfter: (.download, 2), forgetsAcknowledged: true)
+        var options = TransferReceiver.Options(destination: f.temp.file("inbox"), tempRoot: f.temp.file("recv-tmp"),
+                                               policy: TransferPolicy(parallelChunks: 1, attempts: 1, firstBackoff: .milliseconds(1)))
+        options.decryptWhileDownloading = true
+        let first = TransferReceiver(options: options, relays: { _ in stopping })
+        await #expect(throws: RelayError.self) { try await first.receive(r.outer, path: "link.txt") }
+        #expect(stopping.acknowledgedCount == 1, "the redirect's chunk was acknowledged")
+        let kept = first.redirectFolder(for: r.outer)
+        #expect(try FileDescription.load(Path.join(kept, "description.yaml")) == r.inner)
+        #expect(try FileManager.default.attributesOfItem(atPath: Path.join(kept, "description.yaml"))[.posixPermissions] as? Int == 0o600)
+
+        // The same relay, working again but still without the acknowledged chunk.
+        stopping.heal()
+        let log = EventLog()
+        let got = try await TransferReceiver(options: options, relays: { _ in stopping }).receive(r.outer, path: "link.txt", events: log.handler)
+        #expect(got.fileName == "report.pdf" && got.chunksDownloaded < r.inner.chunks.count, "resumed: \(got.chunksDownloaded) chunks downloaded")
+        #expect(try f.temp.read("inbox/report.pdf") == f.content)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: f.temp.file("recv-tmp")).isEmpty, "the kept description goes with the work")
+        #expect(log.types.filter { $0 == "rcvFileComplete" }.count == 1)
+    }
+
+    @Test("a kept description that is not the one the redirect names is downloaded again")
+    func aWrongKeptDescriptionIsNotTrusted() async throws {
+        let f = try TransferFixture(size: 5000)
+        let relay = FolderRelay(root: f.relayRoot)
+        let r = try await TransferRedirectTests().redirected(f, relay: relay)
+        let receiver = f.receiver(relay)
+        let kept = receiver.redirectFolder(for: r.outer)
+        try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
+        var other = r.inner
+        other.size += 1
+        try Data(other.yaml().utf8).write(to: URL(fileURLWithPath: Path.join(kept, "description.yaml")))
+        let got = try await receiver.receive(r.outer, path: "link.txt")
+        #expect(got.fileName == "report.pdf" && got.chunksDownloaded == r.inner.chunks.count)
+        #expect(try f.temp.read("inbox/report.pdf") == f.content)
+        #expect(!POSIXFile.exists(kept))
+    }
+}

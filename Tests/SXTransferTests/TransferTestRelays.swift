@@ -14,11 +14,23 @@ final class FaultyRelay: ChunkRelay {
     private let failAfter: Mutex<(Operation, Int)?>
     /// How many downloads to corrupt (one byte flipped) before behaving.
     private let corruptDownloads: Mutex<Int>
+    /// Recipient ids acknowledged: an XFTP server forgets them (`FACK`), and so does this relay when
+    /// `forgetsAcknowledged`.
+    private let acknowledged = Mutex<Set<[UInt8]>>([])
+    private let forgetsAcknowledged: Bool
 
-    init(_ inner: any ChunkRelay, failAfter: (Operation, Int)? = nil, corruptDownloads: Int = 0) {
+    init(_ inner: any ChunkRelay, failAfter: (Operation, Int)? = nil, corruptDownloads: Int = 0, forgetsAcknowledged: Bool = false) {
         self.inner = inner
         self.failAfter = Mutex(failAfter)
         self.corruptDownloads = Mutex(corruptDownloads)
+        self.forgetsAcknowledged = forgetsAcknowledged
+    }
+
+    var acknowledgedCount: Int { acknowledged.withLock { $0.count } }
+
+    func acknowledge(_ recipient: ChunkReplica) async {
+        acknowledged.withLock { _ = $0.insert(recipient.id) }
+        await inner.acknowledge(recipient)
     }
 
     var address: RelayAddress { inner.address }
@@ -50,6 +62,9 @@ final class FaultyRelay: ChunkRelay {
     }
 
     func download(_ recipient: ChunkReplica, into buffer: AlignedBuffer) async throws {
+        if forgetsAcknowledged, acknowledged.withLock({ $0.contains(recipient.id) }) {
+            throw RelayError.chunkNotFound(relay: address.description, id: Hex.encode(recipient.id))
+        }
         try begin(.download)
         try await inner.download(recipient, into: buffer)
         let corrupt = corruptDownloads.withLock { n in defer { n = max(0, n - 1) }; return n > 0 }

@@ -68,6 +68,25 @@ public struct TransferReceiver: Sendable {
         return Path.join(options.tempRoot, "sxkit-receive-" + Hex.encode(SHA256Digest.of(identity).prefix(12)))
     }
 
+    /// Where the description a redirect names is kept, from its download until the file it names is
+    /// received (the redirect's own chunk is acknowledged, so gone from the relay, by then).
+    public func redirectFolder(for description: FileDescription) -> String { workFolder(for: description) + "-redirect" }
+
+    static let keptRedirectName = "description.yaml"
+
+    /// Removes what receives of `description` keep for a rerun: its work folder and, through a
+    /// redirect, the work folder of the file it names. The description a redirect named is removed
+    /// too unless `keepingRedirect`: without it a later receive cannot find the file again.
+    public func removeLeftovers(of description: FileDescription, keepingRedirect: Bool) {
+        try? Folders.remove(workFolder(for: description))
+        guard description.redirect != nil else { return }
+        let folder = redirectFolder(for: description)
+        if let redirect = description.redirect, let named = try? Self.named(by: Path.join(folder, Self.keptRedirectName), redirect: redirect, path: folder) {
+            try? Folders.remove(workFolder(for: named))
+        }
+        if !keepingRedirect { try? Folders.remove(folder) }
+    }
+
     private func run(_ description: FileDescription, path: String, events: @escaping TransferEventHandler) async throws -> Result {
         _ = SodiumRuntime.started
         guard description.party == .recipient else { throw TransferError.wrongParty(path: path, expected: .recipient, found: description.party) }
@@ -79,7 +98,20 @@ public struct TransferReceiver: Sendable {
         }
         guard !description.chunks.isEmpty else { throw TransferError.badDescription(path: path, problem: .noChunks) }
         if let redirect = description.redirect {
-            return try await run(try await follow(description, redirect: redirect, path: path, events: events), path: path, events: events)
+            // The redirect's description is kept until the file it names is received: its chunk was
+            // acknowledged (gone from the relay), so a run interrupted after it resumes from this copy.
+            // SimpleX's agent likewise keeps the named description in its store before it downloads a
+            // chunk of it (simplexmq `src/Simplex/FileTransfer/Agent.hs` 318-321, `updateRcvFileRedirect`).
+            let folder = redirectFolder(for: description)
+            // Held across both receives: a second receive of the same link is refused rather than
+            // sharing the folder, and no sweep of stale work folders takes it meanwhile.
+            let lock = try ReceiveLeftovers.hold(folder)
+            defer { TempOwnership.release(lock) }
+            let named = try await follow(description, redirect: redirect, folder: folder, path: path, events: events)
+            CrashPoint.reach("transfer-receive-redirect-followed")
+            let result = try await run(named, path: path, events: events)
+            try? Folders.remove(folder)
+            return result
         }
         let args = try description.cryptoArgs()
         if let done = try await finishPlaced(description, events: events) { return done }
@@ -356,20 +388,12 @@ public struct TransferReceiver: Sendable {
     /// file — and checks it as SimpleX's agent does (simplexmq `src/Simplex/FileTransfer/Agent.hs`
     /// 293-321): a valid recipient description whose size and digest are the redirect's, and no
     /// redirect of its own (simplex-chat forbids chains).
-    private func follow(_ outer: FileDescription, redirect: FileDescription.Redirect, path: String,
+    private func follow(_ outer: FileDescription, redirect: FileDescription.Redirect, folder: String, path: String,
                         events: @escaping TransferEventHandler) async throws -> FileDescription {
         var direct = outer
         direct.redirect = nil
-        let folder = workFolder(for: outer) + "-redirect"
-        // Held while the inner receive runs: its sweep of stale work folders must not take this one,
-        // and a second receive of the same redirect is refused rather than sharing it.
-        let redirectLock = try ReceiveLeftovers.hold(folder)
-        defer {
-            try? Folders.remove(folder)
-            TempOwnership.release(redirectLock)
-        }
-        let file = Path.join(folder, "description.yaml")
-        try? Folders.remove(file)  // a killed run's, if any
+        let file = Path.join(folder, Self.keptRedirectName)
+        let receiver = TransferReceiver(options: Options(destination: file, tempRoot: options.tempRoot, policy: options.policy), relays: relays)
         // The redirect's own start and completion are not the user's file's: only its progress is told.
         let progressOnly: TransferEventHandler = { event in
             switch event {
@@ -377,8 +401,19 @@ public struct TransferReceiver: Sendable {
             default: events(event)
             }
         }
-        let receiver = TransferReceiver(options: Options(destination: file, tempRoot: options.tempRoot, policy: options.policy), relays: relays)
+        if POSIXFile.exists(file) {
+            // An earlier run received it (it is placed only once verified); one killed before it had
+            // acknowledged the redirect's chunk is finished first.
+            _ = try? await receiver.finishPlaced(direct, events: progressOnly)
+            if let kept = try? Self.named(by: file, redirect: redirect, path: path) { return kept }
+            try? Folders.remove(file)  // not what the redirect names: received again
+        }
         _ = try await receiver.run(direct, path: path, events: progressOnly)
+        return try Self.named(by: file, redirect: redirect, path: path)
+    }
+
+    /// The description in `file`, checked against the redirect that named it.
+    private static func named(by file: String, redirect: FileDescription.Redirect, path: String) throws -> FileDescription {
         let bytes = try FileBytes.read(file, limit: TransferReceiverLimits.descriptionBytes)
         guard let text = String(validating: bytes, as: UTF8.self) else { throw TransferError.badRedirect(path: path, reason: "the file it names is not a description (not UTF-8)") }
         let inner: FileDescription

@@ -126,9 +126,11 @@ public struct DeviceMigrationReceiver: Sendable {
                                            tempRoot: options.tempRoot, progress: importProgress)
         } catch let error as ArchiveFailure {
             // Refused or failed with nothing changed (the interrupted case is settled by a rerun): the
-            // next run imports afresh.
-            if case .importInterrupted = error {} else { ImportBegan.remove(mark) }
-            throw error
+            // next run imports afresh, from the archive kept in the work folder.
+            if case .importInterrupted = error { throw error }
+            ImportBegan.remove(mark)
+            throw ProfileMoveError.importStoppedArchiveKept(reason: error.description, remedy: error.remedy, archive: archive!,
+                                                            root: dataDirectory.root)
         } catch {
             ImportBegan.remove(mark)
             throw error

@@ -93,6 +93,10 @@ import Testing
         // The archive kept for the rerun holds the whole profile: readable by its owner alone (issue 15, item 10).
         let waiting = (FileManager.default.enumerator(atPath: s.target)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".zip") }
         #expect(waiting.count == 1, "\(waiting)")
+        // The message says where it waits, and that the same command takes it from there.
+        #expect(waiting.count == 1 && refused.stderr.contains("the archive received is kept as '\(Path.join(s.target, waiting[0]))'")
+                && refused.stderr.contains("the same command into '\(s.target)' imports it from there without downloading it again")
+                && refused.stderr.contains("give the right one with --passphrase-file FILE"), "\(refused.stderr)")
         for name in waiting {
             #expect(POSIXFile.linkStatus(Path.join(s.target, name)).map { $0.st_mode & 0o777 } == 0o600, "\(name) is readable by others")
         }

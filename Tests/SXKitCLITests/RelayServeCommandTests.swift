@@ -128,6 +128,27 @@ struct RelayServeCommandTests {
         #expect(again.status == 0 && again.stdout.contains("nothing was imported twice"), "\(again.stdout)\(again.stderr)")
     }
 
+    /// One of the servers given cannot be reached: the chunks meant for it are created on the other
+    /// (as the apps' agent tries the user's other servers), the send says so, and the file arrives.
+    @Test func aSendGoesOnWhenOneOfItsServersCannotBeReached() throws {
+        let folder = try TempFolder()
+        let (process, url, _) = try startRelay(["--listen", "127.0.0.1:0", "--store", folder.file("store")])
+        defer { if process.isRunning { process.terminate() } }
+        // The same identity on a port nothing listens on.
+        let dead = String(url[..<url.lastIndex(of: ":")!]) + ":1"
+        for sub in ["desc", "inbox", "tmp"] { try FileManager.default.createDirectory(atPath: folder.file(sub), withIntermediateDirectories: true) }
+        let source = try folder.write("video.mp4", testBytes(3_000_000, seed: 5))
+        let sent = try CLI.run(["transfer", "send", source, "--server", dead, "--server", url, "-o", folder.file("desc"), "--temp-dir", folder.file("tmp")])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stderr.contains("is unavailable") && sent.stderr.contains("creating it on \(url) instead"), "\(sent.stderr)")
+        #expect(sent.stdout.contains("chunk(s) to \(url) in "), "only the server that holds the chunks: \(sent.stdout)")
+        let description = try FileDescription.load(folder.file("desc/video.mp4.recipient-1.yaml"))
+        #expect(description.chunks.count > 1 && description.chunks.allSatisfy { $0.replicas.map(\.server.description) == [url] })
+        let got = try CLI.run(["transfer", "receive", folder.file("desc/video.mp4.recipient-1.yaml"), "-o", folder.file("inbox"), "--temp-dir", folder.file("tmp")])
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(try folder.read("inbox/video.mp4") == folder.read("video.mp4"))
+    }
+
     /// Waits up to 15 s for `process` to exit; one still running is killed (so a test never hangs)
     /// and reported as nil.
     private func exitStatus(_ process: Process) -> Int32? {

@@ -14,7 +14,7 @@ extension TransferSender {
     /// - the sender description and one recipient description per recipient are there, regular
     ///   files, of the right party, and no further recipient's is;
     /// - they agree on the file (size, digest, key, nonce, chunk sizes and digests) and each chunk
-    ///   is on the relay this send puts it on (`relay(forChunk:)`), without a redirect;
+    ///   is on one of this send's relays (the same in every description), without a redirect;
     /// - the sender description is at most `resumeWindow` old: a relay forgets chunks after 48 h by
     ///   default, and older descriptions may point at nothing;
     /// - the file, encrypted again with the description's key and nonce and this send's header,
@@ -36,13 +36,15 @@ extension TransferSender {
         guard paths.stale.isEmpty, paths.recipients.count == options.recipients,
               let sender = Self.regularDescription(paths.sender, party: .sender),
               Date().timeIntervalSince1970 - Self.modified(paths.sender) <= Self.resumeWindow else { return nil }
+        let servers = Set(relays.map(\.address.withoutPassword))
         for path in paths.recipients {
-            guard let recipient = Self.regularDescription(path, party: .recipient), Self.sameFile(sender, recipient) else { return nil }
-            guard recipient.chunks.enumerated().allSatisfy({ i, c in c.replicas.map(\.server) == [relay(forChunk: i).address.withoutPassword] })
+            guard let recipient = Self.regularDescription(path, party: .recipient), Self.sameFile(sender, recipient),
+                  recipient.chunks.count == sender.chunks.count,
+                  zip(recipient.chunks, sender.chunks).allSatisfy({ $0.replicas.map(\.server) == $1.replicas.map(\.server) })
             else { return nil }
         }
         guard sender.redirect == nil, !sender.chunks.isEmpty,
-              sender.chunks.enumerated().allSatisfy({ i, c in c.replicas.map(\.server) == [relay(forChunk: i).address.withoutPassword] }),
+              sender.chunks.allSatisfy({ $0.replicas.count == 1 && servers.contains($0.replicas[0].server) }),
               sender.chunks.reduce(Int64(0), { $0 + $1.size }) == sender.size,
               let args = try? CryptoFileArgs(key: sender.key, nonce: sender.nonce),
               let header = try? TransferFileHeader(name: FileNameBytes.text(Path.basename(file))),

@@ -75,11 +75,14 @@ public struct SendLinks: Sendable {
         return (planned, stale.sorted())
     }
 
-    /// What is checked before anything is uploaded: a web link needs an XFTP server (it names the
-    /// server of the first chunk), and no output may be in the way unless the send replaces them.
+    /// What is checked before anything is uploaded: a web link needs XFTP servers (it names the
+    /// server of the first chunk, which may be any of them), and no output may be in the way unless
+    /// the send replaces them.
     public func check(file: String) throws {
-        if kinds.contains(.web), case .sxkit(let location) = sender.relay(forChunk: 0).address {
-            throw TransferError.webLinkNeedsXFTPServer(relay: location)
+        if kinds.contains(.web) {
+            for relay in sender.relays {
+                if case .sxkit(let location) = relay.address { throw TransferError.webLinkNeedsXFTPServer(relay: location) }
+            }
         }
         // A send that finished, links and all, before a kill in its last steps: the rerun is done.
         if let done = sender.completedSend(file: file), existing(for: done, file: file) != nil { return }

@@ -11,6 +11,9 @@ struct SendState: Codable, Equatable {
         var senderKey: String?
         var recipients: [[String]]?  // [base64url id, replica key text] per recipient
         var uploaded = false
+        /// The relay the chunk was created on, by its place in the send's list of relays; nil in
+        /// states written before a chunk could move to another relay (then chunk i's is i mod count).
+        var relay: Int?
     }
 
     /// What the state belongs to: a rerun with any of these changed starts over.
@@ -85,6 +88,7 @@ struct SendStep: Codable, Equatable {
     var senderKey: String?
     var recipients: [[String]]?
     var uploaded: Bool?
+    var relay: Int?
 
     func apply(to state: inout SendState) {
         if let digest { state.chunks[chunk].digest = digest }
@@ -92,6 +96,7 @@ struct SendStep: Codable, Equatable {
         if let senderKey { state.chunks[chunk].senderKey = senderKey }
         if let recipients { state.chunks[chunk].recipients = recipients }
         if let uploaded { state.chunks[chunk].uploaded = uploaded }
+        if let relay { state.chunks[chunk].relay = relay }
     }
 }
 

@@ -52,8 +52,13 @@ public struct TransferSender: Sendable {
     }
 
     /// Chunk i goes to relay i mod count: spread over the servers like SimpleX's agent spreads them
-    /// (it picks at random), but the same for a rerun, so that a resumed send finds its chunks.
+    /// (it picks at random). A relay that cannot be reached when a chunk is created there hands the
+    /// chunk on to the next one, as the agent tries the user's other servers (simplexmq
+    /// `src/Simplex/FileTransfer/Agent.hs` 464-485, `createWithNextSrv` through `withNextSrv`); the
+    /// state records where each chunk went, so a resumed send finds it.
     public let relays: [any ChunkRelay]
+    /// Relays that could not be reached for a chunk in this run: later chunks try them last.
+    let unreachable = UnreachableRelays()
     public private(set) var options: Options
     /// What `completedSend` found for a version of a file, so a check before the send and the
     /// send itself encrypt the file once between them.
@@ -79,8 +84,22 @@ public struct TransferSender: Sendable {
         return copy
     }
 
-    /// The relay of chunk `index` (0-based).
+    /// The relay chunk `index` (0-based) is created on first.
     public func relay(forChunk index: Int) -> any ChunkRelay { relays[index % relays.count] }
+
+    /// The relay chunk `index` is on, as `state` records it.
+    func relay(forChunk index: Int, in state: SendState) -> any ChunkRelay {
+        guard let recorded = state.chunks[index].relay, relays.indices.contains(recorded) else { return relay(forChunk: index) }
+        return relays[recorded]
+    }
+
+    /// The relays to create chunk `index` on, in order: its own first, then the next ones, those
+    /// found unreachable in this run last.
+    func candidateRelays(forChunk index: Int) -> [Int] {
+        let order = (0..<relays.count).map { (index + $0) % relays.count }
+        let failed = unreachable.all
+        return order.filter { !failed.contains($0) } + order.filter { failed.contains($0) }
+    }
 
     /// The relays as the state records them: a rerun with other relays starts over.
     var relayIdentity: String { relays.map(\.address.description).joined(separator: " ") }
@@ -279,7 +298,6 @@ public struct TransferSender: Sendable {
     private func upload(_ item: ChunkFeed.Item, store: SendStateStore, recipients: Int, events: @escaping TransferEventHandler) async throws {
         let i = item.index
         let policy = options.policy
-        let relay = self.relay(forChunk: i)
         let warn: @Sendable (String) -> Void = { events(.sndFileWarning(warning: "chunk \(i + 1): " + $0)) }
         var chunk = await store.state.chunks[i]
         if chunk.senderId == nil {
@@ -289,18 +307,47 @@ public struct TransferSender: Sendable {
             let recipientKeys = (0..<recipients).map { _ in ReplicaKey.generate() }
             let request = ChunkCreateRequest(size: Int64(item.bytes.count), digest: item.digest, senderKey: senderKey.ed25519PublicKey!,
                                              recipientKeys: recipientKeys.map { $0.ed25519PublicKey! }, senderPrivateKey: senderKey)
-            let created = try await policy.withRetries("create", warn: warn) { try await relay.create(request) }
+            let (created, chosen) = try await create(request, forChunk: i, warn: warn)
             guard created.recipientIds.count == recipients else {
-                throw RelayError.protocolError(relay: relay.address.description, reason: "it answered \(created.recipientIds.count) recipient ids for \(recipients) keys")
+                throw RelayError.protocolError(relay: relays[chosen].address.description,
+                                               reason: "it answered \(created.recipientIds.count) recipient ids for \(recipients) keys")
             }
             try await store.record(SendStep(chunk: i, digest: Base64URL.encode(item.digest), senderId: Base64URL.encode(created.senderId),
                                             senderKey: senderKey.text,
-                                            recipients: zip(created.recipientIds, recipientKeys).map { [Base64URL.encode($0), $1.text] }))
+                                            recipients: zip(created.recipientIds, recipientKeys).map { [Base64URL.encode($0), $1.text] },
+                                            relay: chosen))
             chunk = await store.state.chunks[i]
         }
+        let relay = self.relay(forChunk: i, in: await store.state)
         let sender = try SendState.replica(id: chunk.senderId, key: chunk.senderKey)
         try await policy.withRetries("upload", warn: warn) { try await relay.upload(sender, bytes: item.bytes) }
         try await store.record(SendStep(chunk: i, uploaded: true))
+    }
+
+    /// Creates the chunk on the first of its candidate relays that can be reached, each tried once
+    /// in turn; a round in which none could be is retried with the policy's backoff. Returns the
+    /// answer and the relay's place in `relays`. Only an unreachable relay hands the chunk on: one
+    /// that answers with a refusal (quota, size, authorisation) stops the send with its sentence, as
+    /// the agent stops on a permanent error.
+    private func create(_ request: ChunkCreateRequest, forChunk i: Int, warn: @escaping @Sendable (String) -> Void) async throws -> (CreatedChunk, Int) {
+        try await options.policy.withRetries("create", warn: warn) {
+            let candidates = candidateRelays(forChunk: i)
+            var failure: RelayError?
+            for (k, r) in candidates.enumerated() {
+                do {
+                    let created = try await relays[r].create(request)
+                    unreachable.remove(r)
+                    return (created, r)
+                } catch let error as RelayError where error.isTransient {
+                    unreachable.insert(r)
+                    failure = error
+                    if k + 1 < candidates.count {
+                        warn("create: \(ErrorCause.text(of: error)); creating it on \(relays[candidates[k + 1]].address.withoutPassword) instead")
+                    }
+                }
+            }
+            throw failure!
+        }
     }
 
     /// The descriptions a send of `file` writes, and those an earlier send with more recipients left.
@@ -356,7 +403,7 @@ public struct TransferSender: Sendable {
             let chunks = try state.chunks.enumerated().map { i, c in
                 guard let digest = c.digest.flatMap(Base64URL.decode) else { throw unreadable }
                 return FileDescription.Chunk(number: i + 1, size: state.sizes[i], digest: digest,
-                                             replicas: [.init(server: relay(forChunk: i).address.withoutPassword, replica: try replica(c))])
+                                             replicas: [.init(server: relay(forChunk: i, in: state).address.withoutPassword, replica: try replica(c))])
             }
             return FileDescription(party: party, size: state.sizes.reduce(0, +), digest: fileDigest, key: key, nonce: nonce,
                                    chunkSize: state.sizes[0], chunks: chunks, redirect: options.redirect)
@@ -401,4 +448,12 @@ private final class SendCounts: Sendable {
 /// The file no longer encrypts to the chunks recorded by the interrupted send.
 private struct SourceChanged: Error {
     let path: String
+}
+
+/// The relays a send found unreachable (by place in its list), shared by its parallel chunk tasks.
+final class UnreachableRelays: Sendable {
+    private let places = Mutex<Set<Int>>([])
+    var all: Set<Int> { places.withLock { $0 } }
+    func insert(_ place: Int) { places.withLock { _ = $0.insert(place) } }
+    func remove(_ place: Int) { places.withLock { _ = $0.remove(place) } }
 }

@@ -80,13 +80,20 @@ struct TransferSendCommand: ParsableCommand {
         guard !global.quiet else { return }
         let out = ConsoleOutput.standardOutput
         let skipped = result.chunks - result.chunksUploaded
+        // Where the chunks are, as the sender description names them: a server that could not be
+        // reached had its chunks created on another.
+        var servers: [String] = []
+        for chunk in (try? FileDescription.load(result.senderDescription))?.chunks ?? [] {
+            for replica in chunk.replicas where !servers.contains(replica.server.description) { servers.append(replica.server.description) }
+        }
+        if servers.isEmpty { servers = chosen.map(\.address.withoutPassword.description) }
         if result.alreadySent {
             // A rerun of a send that finished before it was killed: its descriptions are checked
             // against the file (encrypted again, same digest), and nothing is sent or written.
             out.writeLine("already sent \(Path.basename(file)): the descriptions there are of this very file (its encryption gives the digest they record), "
-                + "\(ByteCount.format(result.encryptedSize)) in \(result.chunks) chunk(s) to \(chosen.map(\.address.description).joined(separator: ", ")); nothing was sent or written")
+                + "\(ByteCount.format(result.encryptedSize)) in \(result.chunks) chunk(s) to \(servers.joined(separator: ", ")); nothing was sent or written")
         } else {
-            out.writeLine("sent \(Path.basename(file)): \(ByteCount.format(result.encryptedSize)) encrypted in \(result.chunks) chunk(s) to \(chosen.map(\.address.description).joined(separator: ", ")) "
+            out.writeLine("sent \(Path.basename(file)): \(ByteCount.format(result.encryptedSize)) encrypted in \(result.chunks) chunk(s) to \(servers.joined(separator: ", ")) "
                 + "in \(String(format: "%.2f", seconds)) s" + (skipped > 0 ? " (\(skipped) already there from an earlier run)" : ""))
         }
         out.writeLine("sender description (keep it; it cancels the transfer): \(result.senderDescription)")

@@ -87,8 +87,8 @@ public final class XFTPChunkRelay: ChunkRelay {
     }
 
     /// FACK, once the whole file is received and verified.
-    public func acknowledge(_ recipient: ChunkReplica) async {
-        _ = try? await use(id: recipient.idText) { connection in
+    public func acknowledge(_ recipient: ChunkReplica) async throws {
+        try await use(id: recipient.idText) { connection in
             try await connection.acknowledge(recipientId: recipient.id, recipientKey: recipient.key)
         }
     }

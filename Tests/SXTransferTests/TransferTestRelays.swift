@@ -28,9 +28,9 @@ final class FaultyRelay: ChunkRelay {
 
     var acknowledgedCount: Int { acknowledged.withLock { $0.count } }
 
-    func acknowledge(_ recipient: ChunkReplica) async {
+    func acknowledge(_ recipient: ChunkReplica) async throws {
         acknowledged.withLock { _ = $0.insert(recipient.id) }
-        await inner.acknowledge(recipient)
+        try await inner.acknowledge(recipient)
     }
 
     var address: RelayAddress { inner.address }

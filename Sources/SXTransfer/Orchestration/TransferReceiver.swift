@@ -21,6 +21,8 @@ public struct TransferReceiver: Sendable {
         /// Decrypt each chunk as soon as the chunks before it are here, when the disk has room for
         /// the chunks and the plaintext at once; otherwise (or when false) decrypt after the download.
         public var decryptWhileDownloading = true
+        /// Acknowledgements sent at once: each is one small request, and HTTP/2 carries them side by side.
+        public var acknowledgementsInFlight = 16
 
         public init(destination: String? = nil, tempRoot: String, policy: TransferPolicy = TransferPolicy()) {
             self.destination = destination
@@ -377,10 +379,32 @@ public struct TransferReceiver: Sendable {
         return result
     }
 
+    /// Tells the relays this recipient has the file (FACK), as the xftp CLI does once the file is
+    /// verified; it acknowledges each chunk's first replica, one after another (simplexmq
+    /// `Client/Main.hs` 439-441, 470-475). Here every replica of every chunk (a copy this recipient
+    /// no longer needs), up to `options.acknowledgementsInFlight` at once: over Tor a round trip takes about
+    /// a second, and a 1 GiB file has 256 chunks. A relay that cannot be reached is not asked again
+    /// in this run. Best effort: a chunk not acknowledged stays until the relay's expiry.
     private func acknowledge(_ description: FileDescription) async {
-        for chunk in description.chunks {
-            guard let replica = chunk.replicas.first, let relay = try? relays(replica.server) else { continue }
-            await relay.acknowledge(replica.replica)
+        let unreachable = Mutex<Set<RelayAddress>>([])
+        let relays = self.relays
+        let one: @Sendable (FileDescription.Replica) async -> Void = { replica in
+            guard !unreachable.withLock({ $0.contains(replica.server) }), let relay = try? relays(replica.server) else { return }
+            do {
+                try await relay.acknowledge(replica.replica)
+            } catch let error as RelayError where error.isTransient {
+                unreachable.withLock { _ = $0.insert(replica.server) }
+            } catch {}
+        }
+        var pending = description.chunks.flatMap(\.replicas).makeIterator()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<max(1, options.acknowledgementsInFlight) {
+                guard let replica = pending.next() else { break }
+                group.addTask { await one(replica) }
+            }
+            for await _ in group {
+                if let replica = pending.next() { group.addTask { await one(replica) } }
+            }
         }
     }
 

@@ -136,13 +136,14 @@ public protocol ChunkRelay: Sendable {
     /// Removes the chunk for every recipient. Deleting a chunk that is already gone succeeds.
     func delete(_ sender: ChunkReplica) async throws
 
-    /// Tells the relay this recipient has the whole file (XFTP's FACK): best effort, never fails.
-    func acknowledge(_ recipient: ChunkReplica) async
+    /// Tells the relay this recipient has the whole file (XFTP's FACK). Callers treat it as best
+    /// effort: a chunk not acknowledged stays until the relay's expiry.
+    func acknowledge(_ recipient: ChunkReplica) async throws
 }
 
 extension ChunkRelay {
     /// Relays that keep no per-recipient state have nothing to forget.
-    public func acknowledge(_ recipient: ChunkReplica) async {}
+    public func acknowledge(_ recipient: ChunkReplica) async throws {}
 
     /// Writes the chunk's bytes to `destination` (created or truncated, mode 0600, not flushed), for a
     /// chunk of at most the largest size relays accept.

@@ -6,7 +6,8 @@ import SXTestSupport
 @testable import SXTransfer
 
 /// What a receive tells the relays once the file is verified (XFTP `FACK`): every replica, several at
-/// once, and a relay that cannot be reached is not asked again in the run.
+/// once, and a relay that cannot be reached is not asked again in the run. A cancel's deletions
+/// (`FDEL`) go side by side too.
 @Suite(.ownThreads)
 struct AcknowledgementTests {
     /// Counts acknowledgements and how many were in flight at once; each takes `delay`, or fails as
@@ -34,7 +35,13 @@ struct AcknowledgementTests {
         }
         func upload(_ sender: ChunkReplica, bytes: [UInt8]) async throws { try await inner.upload(sender, bytes: bytes) }
         func download(_ recipient: ChunkReplica, into buffer: AlignedBuffer) async throws { try await inner.download(recipient, into: buffer) }
-        func delete(_ sender: ChunkReplica) async throws { try await inner.delete(sender) }
+        func delete(_ sender: ChunkReplica) async throws {
+            state.withLock { $0.calls += 1; $0.inFlight += 1; $0.most = max($0.most, $0.inFlight) }
+            defer { state.withLock { $0.inFlight -= 1 } }
+            try await Task.sleep(for: delay)
+            if unreachable { throw RelayError.unavailable(relay: address.description, reason: "test: no route") }
+            try await inner.delete(sender)
+        }
 
         func acknowledge(_ recipient: ChunkReplica) async throws {
             state.withLock { $0.calls += 1; $0.inFlight += 1; $0.most = max($0.most, $0.inFlight) }
@@ -82,5 +89,33 @@ struct AcknowledgementTests {
         let relay = AcknowledgingRelay(folder, unreachable: true)
         try await receive(f, [relay], description: description, inFlight: 1)
         #expect(relay.calls == 1)
+    }
+
+    @Test("a cancel deletes every replica side by side; one that fails is reported once all were tried")
+    func cancelSideBySide() async throws {
+        let f = try TransferFixture()
+        let folder = FolderRelay(root: f.relayRoot)
+        let sent = try await f.sender(folder).send(file: f.source)
+        let description = try FileDescription.load(sent.senderDescription)
+        let relay = AcknowledgingRelay(folder)
+        let deleted = try await TransferSender.cancel(description, path: "s.yaml", relays: { _ in relay })
+        #expect(deleted == description.chunks.count && relay.mostAtOnce == description.chunks.count)
+        #expect(try f.relayDataFiles().isEmpty)
+
+        // A second relay that cannot be reached holds one more copy of each chunk: every deletion is
+        // tried (three attempts each), and the cancel fails with that relay's sentence.
+        try FileManager.default.createDirectory(atPath: f.temp.file("relay-2"), withIntermediateDirectories: true)
+        let down = AcknowledgingRelay(FolderRelay(root: f.temp.file("relay-2")), delay: .milliseconds(1), unreachable: true)
+        var twice = description
+        for i in twice.chunks.indices {
+            twice.chunks[i].replicas.append(.init(server: down.address, replica: ChunkReplica(id: Array(repeating: UInt8(i), count: 16), key: .generate())))
+        }
+        let again = AcknowledgingRelay(folder)
+        let byAddress: [RelayAddress: any ChunkRelay] = [folder.address: again, down.address: down]
+        await #expect(throws: RelayError.unavailable(relay: down.address.description, reason: "test: no route")) {
+            try await TransferSender.cancel(twice, path: "s.yaml", relays: { try #require(byAddress[$0]) },
+                                            policy: TransferPolicy(attempts: 3, firstBackoff: .milliseconds(1), maxBackoff: .milliseconds(2)))
+        }
+        #expect(again.calls == description.chunks.count && down.calls == 3 * description.chunks.count)
     }
 }

@@ -426,16 +426,42 @@ public struct TransferSender: Sendable {
     public static func cancel(_ description: FileDescription, path: String, relays: (RelayAddress) throws -> any ChunkRelay,
                               policy: TransferPolicy = TransferPolicy()) async throws -> Int {
         guard description.party == .sender else { throw TransferError.wrongParty(path: path, expected: .sender, found: description.party) }
+        // Every relay is opened first: one that cannot be used stops the cancel before any request.
+        let deletions = try description.chunks.flatMap { chunk in try chunk.replicas.map { (try relays($0.server), $0.replica) } }
+        // Side by side, as a receive's acknowledgements go (each is one small request), and each is
+        // tried even when another failed: deleting what is already gone succeeds, so a rerun after a
+        // failure finishes the rest.
+        var pending = deletions.makeIterator()
+        var failure: (any Error)?
         var deleted = 0
-        for chunk in description.chunks {
-            for replica in chunk.replicas {
-                let relay = try relays(replica.server)
-                try await policy.withRetries("delete", warn: { _ in }) { try await relay.delete(replica.replica) }
-                deleted += 1
+        try await withThrowingTaskGroup(of: Swift.Result<Void, any Error>.self) { group in
+            func next() -> Bool {
+                guard let (relay, replica) = pending.next() else { return false }
+                group.addTask {
+                    do {
+                        try await policy.withRetries("delete", warn: { _ in }) { try await relay.delete(replica) }
+                        return .success(())
+                    } catch {
+                        return .failure(error)
+                    }
+                }
+                return true
+            }
+            for _ in 0..<Self.deletionsInFlight where !next() { break }
+            for try await outcome in group {
+                switch outcome {
+                case .success: deleted += 1
+                case .failure(let error): failure = failure ?? error
+                }
+                _ = next()
             }
         }
+        if let failure { throw failure }
         return deleted
     }
+
+    /// Deletions sent at once by `cancel`.
+    static let deletionsInFlight = 16
 }
 
 /// Bytes sent (for progress) and chunks uploaded by this run, shared by the upload tasks.

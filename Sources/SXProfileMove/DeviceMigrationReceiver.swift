@@ -129,8 +129,7 @@ public struct DeviceMigrationReceiver: Sendable {
             // next run imports afresh, from the archive kept in the work folder.
             if case .importInterrupted = error { throw error }
             ImportBegan.remove(mark)
-            throw ProfileMoveError.importStoppedArchiveKept(reason: error.description, remedy: error.remedy, archive: archive!,
-                                                            root: dataDirectory.root)
+            throw Self.sayingWhereTheArchiveIs(error, archive: archive!, root: dataDirectory.root)
         } catch {
             ImportBegan.remove(mark)
             throw error
@@ -139,6 +138,23 @@ public struct DeviceMigrationReceiver: Sendable {
         Self.removeWork(work, mark: mark, done: ImportDone(archiveName: Path.basename(archive!), archiveBytes: bytes,
                                                            archiveErrors: report.archiveErrors, data: dataDirectory))
         return Result(archiveName: Path.basename(archive!), archiveBytes: bytes, chunksDownloaded: downloaded, importReport: report)
+    }
+
+    /// An import that stopped before changing anything, told with where the received archive waits:
+    /// its relays may have forgotten it (acknowledged), so it is the one copy here. A rerun into the
+    /// same data directory imports it when what stopped the import can change (the passphrase, the
+    /// space, a database in use); an archive refused for what it holds stays refused, and may be
+    /// deleted. Failures that call for the import's recovery first are left as they are.
+    static func sayingWhereTheArchiveIs(_ error: ArchiveFailure, archive: String, root: String) -> any Error {
+        switch error {
+        case .importBlocked, .importInterrupted, .databaseInUse(_, true):
+            return error
+        case .archivedDatabaseUnusable(_, _, .wrongPassphrase, _), .archivedDatabaseUnusable(_, _, .notEncrypted, _), .notEnoughSpace, .noSpaceToImport,
+             .databaseInUse, .backupInTheWay, .unreadable, .unwritable, .writerOutOfMemory:
+            return ProfileMoveError.importStoppedArchiveKept(reason: error.description, remedy: error.remedy, archive: archive, root: root)
+        default:
+            return ProfileMoveError.archiveRefusedArchiveKept(reason: error.description, archive: archive)
+        }
     }
 
     /// Once imported: the work folder (the archive first, the largest), then the record of the

@@ -12,6 +12,9 @@ public enum ProfileMoveError: SXError, Equatable {
     /// longer hold it (an XFTP server forgets a chunk once its receipt is acknowledged), so without
     /// this copy the profile would have to be sent again.
     case importStoppedArchiveKept(reason: String, remedy: Remedy?, archive: String, root: String)
+    /// The archive received was refused for what it holds (`reason`): no rerun imports it. It is
+    /// kept, as the one copy of what was sent, for the user to look at or delete.
+    case archiveRefusedArchiveKept(reason: String, archive: String)
 
     public var description: String {
         switch self {
@@ -22,6 +25,9 @@ public enum ProfileMoveError: SXError, Equatable {
         case .importStoppedArchiveKept(let reason, _, let archive, let root):
             return "\(reason); the archive received is kept as '\(archive)' (its relays may have deleted it once received), "
                 + "and the same command into '\(root)' imports it from there without downloading it again"
+        case .archiveRefusedArchiveKept(let reason, let archive):
+            return "\(reason); the archive received is kept as '\(archive)' (its relays may have deleted it once received), "
+                + "but cannot be imported as it is: delete it once you no longer need it"
         }
     }
 
@@ -30,6 +36,7 @@ public enum ProfileMoveError: SXError, Equatable {
         case .profileExists: .replaceProfile
         case .databasesUnencrypted: .setPassphraseOrAllowUnencrypted
         case .importStoppedArchiveKept(_, let remedy, _, _): remedy
+        case .archiveRefusedArchiveKept: nil
         }
     }
 }

@@ -102,6 +102,10 @@ struct RelayServeCommandTests {
         // killed once it has followed the redirect, whose chunk the server then forgot (acknowledged):
         // the rerun goes on from the description the first one kept.
         let receive = ["migrate", "receive", folder.file("mdesc/" + linkName), "--data-dir", folder.file("moved"), "--passphrase-file", pass]
+        // Killed first once the redirect's description was placed, before its chunk was acknowledged
+        // (the rerun acknowledges it and goes on from the kept description), then as above.
+        let placed = try CLI.run(receive, environment: ["SXKIT_CRASH_AT": "transfer-receive-placed"])
+        #expect(placed.status == SIGKILL, "\(placed.stderr)")
         let killed = try CLI.run(receive, environment: ["SXKIT_CRASH_AT": "transfer-receive-redirect-followed"])
         #expect(killed.status == SIGKILL, "\(killed.stderr)")
         let arrived = try CLI.run(receive)

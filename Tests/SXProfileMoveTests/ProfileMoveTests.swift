@@ -211,4 +211,23 @@ import Testing
             #expect(ImportDone.read(path) == nil, "\(bad)")
         }
     }
+
+    /// An import stopped once the archive is in says where the archive waits: as the one a rerun
+    /// imports when what stopped it can change, as one to delete when its content is refused, and
+    /// not at all when the import's recovery comes first.
+    @Test func aStoppedImportSaysWhereTheArchiveWaits() throws {
+        let archive = "/d/tmp/sxkit-migrate-receive-1/a.zip"
+        let wrong = ArchiveFailure.archivedDatabaseUnusable(role: .chat, entry: "simplex_v1_chat.db", outcome: .wrongPassphrase, cause: "c")
+        #expect(DeviceMigrationReceiver.sayingWhereTheArchiveIs(wrong, archive: archive, root: "/d") as? ProfileMoveError
+                == .importStoppedArchiveKept(reason: wrong.description, remedy: wrong.remedy, archive: archive, root: "/d"))
+        let damaged = ArchiveFailure.archivedDatabaseUnusable(role: .chat, entry: "simplex_v1_chat.db", outcome: .notADatabase, cause: "c")
+        let notAZip = ArchiveFailure.notAZip(path: archive, reason: .noZipSignature)
+        for refused in [damaged, notAZip] {
+            let said = DeviceMigrationReceiver.sayingWhereTheArchiveIs(refused, archive: archive, root: "/d")
+            #expect(said as? ProfileMoveError == .archiveRefusedArchiveKept(reason: refused.description, archive: archive))
+            #expect("\(said)".hasSuffix("cannot be imported as it is: delete it once you no longer need it"))
+        }
+        let blocked = ArchiveFailure.importBlocked(existing: [], appMayHaveRun: false)
+        #expect(DeviceMigrationReceiver.sayingWhereTheArchiveIs(blocked, archive: archive, root: "/d") as? ArchiveFailure == blocked)
+    }
 }

@@ -84,7 +84,7 @@ import SXTestSupport
         #expect(TempOwnership.isStale(kept))
         let receiver = receiver(f, FolderRelay(root: f.relayRoot))
         #expect(receiver.kept(for: description) == TransferReceiver.Kept(chunks: 3, bytes: 2 << 20 + 1 << 18, workFolder: receiver.workFolder(for: description),
-                                                                          plaintext: kept))
+                                                                          plaintext: kept, total: description.chunks.count))
         // Chunks 1-3 are in: the first on disk, 2 and 3 in the kept plaintext.
         #expect(try await rerun(f, description) == 2)
         #expect(receiver.kept(for: description) == nil)

@@ -58,6 +58,8 @@ struct TransferRedirectTests {
             try await f.receiver(relay).receive(wrongDigest.outer, path: "o")
         }
         #expect(try f.inbox().isEmpty)
+        // What the refused redirect named is not kept: it is not a description of the file.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: f.temp.file("recv-tmp")).isEmpty)
     }
 
     @Test("chains and files that are not descriptions are refused")
@@ -77,6 +79,16 @@ struct TransferRedirectTests {
         junk.redirect = .init(size: 1000, digest: [1, 2, 3])
         await #expect(throws: TransferError.self) { try await f.receiver(relay).receive(junk, path: "j") }
         #expect(try f.inbox().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: f.temp.file("recv-tmp")).isEmpty)
+        // A redirect whose own file is larger than a description is ever sent as: refused before any download.
+        let big = try f.temp.write("big.bin", [UInt8](repeating: 7, count: Int(ChunkPlan.largestChunkSize)))
+        var huge = try FileDescription.load(try await f.sender(relay, replacing: true).send(file: big).recipientDescriptions[0])
+        huge.redirect = .init(size: 1000, digest: [1, 2, 3])
+        let relayed = FaultyRelay(relay)
+        await #expect(throws: TransferError.badRedirect(path: "h", reason: "the file it names is \(huge.size) bytes, more than a description is sent as (one chunk of at most \(ChunkPlan.largestChunkSize))")) {
+            try await f.receiver(relayed).receive(huge, path: "h")
+        }
+        #expect(relayed.count(.download) == 0)
     }
 }
 
@@ -102,6 +114,9 @@ struct RedirectResumeTests {
         #expect(stopping.acknowledgedCount == 1, "the redirect's chunk was acknowledged")
         let kept = first.redirectFolder(for: r.outer)
         #expect(try FileDescription.load(Path.join(kept, "description.yaml")) == r.inner)
+        // What the resume note tells: the named file's chunks, and the folder keeping its description.
+        let note = try #require(first.kept(for: r.outer))
+        #expect(note.total == r.inner.chunks.count && note.chunks >= 1 && note.redirectFolder == kept && note.workFolder == first.workFolder(for: r.inner))
         #expect(try FileManager.default.attributesOfItem(atPath: Path.join(kept, "description.yaml"))[.posixPermissions] as? Int == 0o600)
 
         // The same relay, working again but still without the acknowledged chunk.
@@ -123,7 +138,7 @@ struct RedirectResumeTests {
         let kept = receiver.redirectFolder(for: r.outer)
         try FileManager.default.createDirectory(atPath: kept, withIntermediateDirectories: true)
         var other = r.inner
-        other.size += 1
+        other.digest[0] ^= 1  // a valid description, of another file
         try Data(other.yaml().utf8).write(to: URL(fileURLWithPath: Path.join(kept, "description.yaml")))
         let got = try await receiver.receive(r.outer, path: "link.txt")
         #expect(got.fileName == "report.pdf" && got.chunksDownloaded == r.inner.chunks.count)

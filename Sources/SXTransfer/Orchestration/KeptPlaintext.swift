@@ -156,10 +156,19 @@ extension TransferReceiver {
         public let workFolder: String
         /// The kept plaintext (a private temp file beside the destination), when there is one.
         public let plaintext: String?
+        /// The chunks of the file (through a redirect: of the file it names).
+        public var total = 0
+        /// Through a redirect: the folder keeping the description it named (see `redirectFolder`).
+        public var redirectFolder: String?
     }
 
-    /// Nil when nothing is kept.
+    /// Nil when nothing is kept. Through a redirect, what is kept of the file it names.
     public func kept(for description: FileDescription) -> Kept? {
+        if description.redirect != nil {
+            guard let named = keptRedirectDescription(for: description), var kept = kept(for: named) else { return nil }
+            kept.redirectFolder = redirectFolder(for: description)
+            return kept
+        }
         let work = workFolder(for: description)
         let chunks = description.chunks
         let chunkPath = { (i: Int) in Path.join(work, "chunk-\(i + 1)") }
@@ -177,6 +186,6 @@ extension TransferReceiver {
             if fd >= 0 { close(fd) }
         }
         guard !here.isEmpty else { return nil }
-        return Kept(chunks: here.count, bytes: here.reduce(Int64(0)) { $0 + chunks[$1].size }, workFolder: work, plaintext: plaintext)
+        return Kept(chunks: here.count, bytes: here.reduce(Int64(0)) { $0 + chunks[$1].size }, workFolder: work, plaintext: plaintext, total: chunks.count)
     }
 }

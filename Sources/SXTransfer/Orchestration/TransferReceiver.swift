@@ -79,14 +79,16 @@ public struct TransferReceiver: Sendable {
     /// Removes what receives of `description` keep for a rerun: its work folder and, through a
     /// redirect, the work folder of the file it names. The description a redirect named is removed
     /// too unless `keepingRedirect`: without it a later receive cannot find the file again.
+    /// A folder a receive still uses (it holds its lock) is left alone.
     public func removeLeftovers(of description: FileDescription, keepingRedirect: Bool) {
-        try? Folders.remove(workFolder(for: description))
-        guard description.redirect != nil else { return }
-        let folder = redirectFolder(for: description)
-        if let redirect = description.redirect, let named = try? Self.named(by: Path.join(folder, Self.keptRedirectName), redirect: redirect, path: folder) {
-            try? Folders.remove(workFolder(for: named))
+        var folders = [workFolder(for: description)]
+        if let named = keptRedirectDescription(for: description) { folders.append(workFolder(for: named)) }
+        if description.redirect != nil, !keepingRedirect { folders.append(redirectFolder(for: description)) }
+        for folder in folders where POSIXFile.linkStatus(folder) != nil {
+            guard let fd = try? ReceiveLeftovers.hold(folder) else { continue }
+            try? Folders.remove(folder)
+            TempOwnership.release(fd)
         }
-        if !keepingRedirect { try? Folders.remove(folder) }
     }
 
     private func run(_ description: FileDescription, path: String, events: @escaping TransferEventHandler) async throws -> Result {
@@ -109,11 +111,21 @@ public struct TransferReceiver: Sendable {
             // sharing the folder, and no sweep of stale work folders takes it meanwhile.
             let lock = try ReceiveLeftovers.hold(folder)
             defer { TempOwnership.release(lock) }
-            let named = try await follow(description, redirect: redirect, folder: folder, path: path, events: events)
-            CrashPoint.reach("transfer-receive-redirect-followed")
-            let result = try await run(named, path: path, events: events)
-            try? Folders.remove(folder)
-            return result
+            do {
+                let named = try await follow(description, redirect: redirect, folder: folder, path: path, events: events)
+                CrashPoint.reach("transfer-receive-redirect-followed")
+                let result = try await run(named, path: path, events: events)
+                try? Folders.remove(folder)
+                return result
+            } catch let error as RelayError where error.isGoneFromRelay {
+                // The sender cancelled the file or it expired: what the link names can no longer be
+                // received, and its description (which holds the file's key) is of no more use.
+                try? Folders.remove(folder)
+                throw error
+            } catch {
+                rmdir(folder)  // only when empty: a kept description stays for the rerun
+                throw error
+            }
         }
         let args = try description.cryptoArgs()
         if let done = try await finishPlaced(description, events: events) { return done }
@@ -432,8 +444,25 @@ public struct TransferReceiver: Sendable {
             if let kept = try? Self.named(by: file, redirect: redirect, path: path) { return kept }
             try? Folders.remove(file)  // not what the redirect names: received again
         }
+        // A redirect's file is a description: one chunk as SimpleX sends it (simplexmq `Agent.hs`
+        // 442-446, `singleChunkSize`); anything larger is refused before a byte is downloaded.
+        guard outer.size <= ChunkPlan.largestChunkSize else {
+            throw TransferError.badRedirect(path: path, reason: "the file it names is \(outer.size) bytes, more than a description is sent as (one chunk of at most \(ChunkPlan.largestChunkSize))")
+        }
         _ = try await receiver.run(direct, path: path, events: progressOnly)
-        return try Self.named(by: file, redirect: redirect, path: path)
+        do {
+            return try Self.named(by: file, redirect: redirect, path: path)
+        } catch {
+            try? Folders.remove(file)  // not a description of the file the redirect names: nothing to keep
+            throw error
+        }
+    }
+
+    /// The description a redirect named, as an interrupted receive of it kept it; nil when none is
+    /// kept or it is not the one the redirect names.
+    public func keptRedirectDescription(for outer: FileDescription) -> FileDescription? {
+        guard let redirect = outer.redirect else { return nil }
+        return try? Self.named(by: Path.join(redirectFolder(for: outer), Self.keptRedirectName), redirect: redirect, path: "")
     }
 
     /// The description in `file`, checked against the redirect that named it.

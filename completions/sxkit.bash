@@ -1266,7 +1266,7 @@ _sxkit_migrate_send() {
 
 _sxkit_migrate_receive() {
     repeating_flags=()
-    non_repeating_flags=(--force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
+    non_repeating_flags=(--direct --force --desktop-passphrase --no-passphrase --json -q --quiet -v --verbose -h --help)
     repeating_options=()
     non_repeating_options=(--relay --socks-proxy --parallel --retry --data-dir --files-dir --temp-dir --assets-dir --passphrase-file --passphrase-command)
     __sxkit_offer_flags_options 1

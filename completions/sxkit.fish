@@ -96,7 +96,7 @@ function __sxkit_parse_tokens -S
             case 'send'
                 __sxkit_parse_subcommand 0 'server=+' 'relay=' 'socks-proxy=' 'o/output=' 'qr' 'allow-unencrypted' 'fresh' 'above-soft-limit' 'parallel=' 'retry=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             case 'receive'
-                __sxkit_parse_subcommand 1 'relay=' 'socks-proxy=' 'force' 'parallel=' 'retry=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
+                __sxkit_parse_subcommand 1 'relay=' 'socks-proxy=' 'direct' 'force' 'parallel=' 'retry=' 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
             end
         case 'storage'
             __sxkit_parse_subcommand 0 'data-dir=' 'files-dir=' 'temp-dir=' 'assets-dir=' 'passphrase-file=' 'passphrase-command=' 'desktop-passphrase' 'no-passphrase' 'json' 'q/quiet' 'v/verbose' 'h/help'
@@ -510,6 +510,7 @@ complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "s
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_positional "sxkit migrate receive" -eq 1' -F
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" relay' -l 'relay' -d 'Use this folder for the description\'s folder relay (mounted elsewhere here).' -rfa '(__sxkit_complete_directories)'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" socks-proxy' -l 'socks-proxy' -d 'Reach XFTP servers through this SOCKS5 proxy, e.g. Tor\'s 127.0.0.1:9050 (onion addresses are then used when a server has one). Each run authenticates with a username of its own, so that Tor gives it circuits of its own; @HOST:PORT connects without authentication.' -rfka ''
+complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" direct' -l 'direct' -d 'Connect to the servers directly even when the link says its sender reaches them through Tor (a SOCKS proxy or .onion hosts).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" force' -l 'force' -d 'Import over a profile already in the data directory (its databases are kept as .bak).'
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" parallel' -l 'parallel' -d 'Chunks uploaded or downloaded at once (1-32).' -rfka ''
 complete -c 'sxkit' -n '__sxkit_should_offer_completions_for_flags_or_options "sxkit migrate receive" retry' -l 'retry' -d 'Attempts per network operation before giving up (1-20), as the xftp CLI\'s --retry.' -rfka ''

@@ -25,6 +25,8 @@ public struct DeviceMigrationSender: Sendable {
         /// the SimpleX apps' "Migrate from another device" accepts: for XFTP servers only, which the
         /// apps can reach.
         public var appLink = false
+        /// The link's `data=` JSON: the network settings a receiving app is told (`MigrationLink.data`).
+        public var linkData = MigrationLink.defaultData
         /// Send databases that have no passphrase (the apps refuse to import them).
         public var allowUnencrypted = false
 
@@ -122,7 +124,7 @@ public struct DeviceMigrationSender: Sendable {
                                                                folder: Path.join(work, "redirect"), policy: options.policy)
                 result.redirectSenderDescription = senderPath
             }
-            let link = MigrationLink.make(linked)
+            let link = MigrationLink.make(linked, data: options.linkData)
             let linkFile = Path.join(options.descriptionFolder, Path.basename(archive) + ".link.txt")
             try AtomicFileWriter.write(Array((link + "\n").utf8), to: linkFile, mode: 0o600)
             result.link = link

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SXCore
+import SXSample
 import SXTestSupport
 
 /// `--socks-proxy`: every connection to the XFTP server goes through the proxy (a minimal SOCKS5
@@ -148,5 +149,38 @@ struct SOCKSProxyCommandTests {
             let usage = try CLI.run(["transfer", "receive", folder.file("desc/song.ogg.recipient-1.yaml"), "--socks-proxy", bad])
             #expect(usage.status == 2, "\(bad): \(usage.stderr)")
         }
+    }
+
+    /// A migration sent through a proxy says so in its link's data, as the apps' links do; received
+    /// without a proxy it is refused before any connection (as the apps ask to use Tor first),
+    /// through one it arrives, and `--direct` goes on without.
+    @Test func aMigrationLinkCarriesTheProxyAndItsReceiveHonoursIt() throws {
+        let folder = try TempFolder()
+        let relay = try RelayProcess(["--listen", "127.0.0.1:0", "--store", folder.file("store"), "--certificate-algorithm", "ed25519"])
+        let proxy = try Proxy(folder: folder, name: "proxy", mode: "any")
+        let profile = try SampleCopies.create(at: folder.file("profile"), options: .init(photos: 1, documents: 1, seed: 4, chatItems: 20))
+        let pass = try folder.write("pass", Array(ArchiveImportCommandTests.newPassphrase.utf8))
+        let through = ["--socks-proxy", "127.0.0.1:" + proxy.port]
+        let sent = try CLI.run(["migrate", "send", "--data-dir", profile.directory.root, "--server", relay.address, "-o", folder.file("mdesc"),
+                                "--passphrase-file", pass] + through)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let linkName = try #require(try Folders.names(in: folder.file("mdesc")).first { $0.hasSuffix(".link.txt") })
+        let link = String(decoding: try folder.read("mdesc/" + linkName), as: UTF8.self).trimmingCharacters(in: .newlines)
+        let data = try #require(link.components(separatedBy: "&data=").last?.removingPercentEncoding)
+        #expect(data == #"{"networkConfig":{"socksProxy":"127.0.0.1:"# + proxy.port + #"","hostMode":"onion","requiredHostMode":false}}"#)
+        let connectionsBefore = try proxy.connections().count
+
+        let receive = ["migrate", "receive", folder.file("mdesc/" + linkName), "--data-dir", folder.file("moved"), "--passphrase-file", pass]
+        let refused = try CLI.run(receive)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("the link says its sender reaches the servers through Tor (SOCKS proxy 127.0.0.1:\(proxy.port))")
+                && refused.stderr.contains("nothing was downloaded") && refused.stderr.contains("--direct"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("moved/simplex_v1_chat.db")))
+        let arrived = try CLI.run(receive + through)
+        #expect(arrived.status == 0, "\(arrived.stderr)")
+        #expect(try proxy.connections().count > connectionsBefore)
+        #expect(try rowCounts(folder.file("moved/simplex_v1_chat.db")) == rowCounts(profile.directory.root + "/simplex_v1_chat.db"))
+        let direct = try CLI.run(receive + ["--direct"])
+        #expect(direct.status == 0 && direct.stdout.contains("nothing was imported twice"), "\(direct.stdout)\(direct.stderr)")
     }
 }

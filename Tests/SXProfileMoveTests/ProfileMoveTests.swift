@@ -231,3 +231,27 @@ import Testing
         #expect(DeviceMigrationReceiver.sayingWhereTheArchiveIs(blocked, archive: archive, root: "/d") as? ArchiveFailure == blocked)
     }
 }
+
+/// The network settings a migration link's `data=` carries, in the shapes the apps write them
+/// (simplex-chat Kotlin `MigrateFromDevice.kt` and Swift `APITypes.swift`, `MigrationFileLinkData`).
+@Suite(.ownThreads)
+struct MigrationLinkDataTests {
+    @Test func theAppsSettingsAreReadAsTheyReadThem() {
+        let kotlin = MigrationLink.networkConfig(inData: #"{"networkConfig":{"socksProxy":"localhost:9050","hostMode":"onion","requiredHostMode":true}}"#)
+        #expect(kotlin?.asksForTor == true && kotlin?.proxyAddress == "localhost:9050" && kotlin?.requiredHostMode == true)
+        let publicHosts = MigrationLink.networkConfig(inData: MigrationLink.defaultData)
+        #expect(publicHosts?.asksForTor == false && publicHosts?.proxyAddress == nil)
+        // Onion hosts without a proxy named: Tor all the same (the apps' hasOnionConfigured).
+        #expect(MigrationLink.networkConfig(inData: #"{"networkConfig":{"hostMode":"onion","requiredHostMode":false}}"#)?.asksForTor == true)
+        // Newer iOS apps: `networkProxy`, its credentials never repeated.
+        let ios = MigrationLink.networkConfig(inData: #"{"networkConfig":{"networkProxy":{"host":"127.0.0.1","port":9150,"auth":"username","username":"u","password":"p"},"hostMode":"onionViaSocks","requiredHostMode":false}}"#)
+        #expect(ios?.asksForTor == true && ios?.proxyAddress == "127.0.0.1:9150")
+        #expect(MigrationLink.networkConfig(inData: #"{"networkConfig":{"socksProxy":"user:secret@10.0.0.1:9050"}}"#)?.proxyAddress == "10.0.0.1:9050")
+        #expect(MigrationLink.networkConfig(inData: "not json") == nil && MigrationLink.networkConfig(inData: "{}") == nil)
+    }
+
+    @Test func aSendThroughAProxySaysSo() {
+        #expect(MigrationLink.data(socksProxy: nil) == #"{"networkConfig":{"hostMode":"public","requiredHostMode":false}}"#)
+        #expect(MigrationLink.data(socksProxy: "127.0.0.1:9050") == #"{"networkConfig":{"socksProxy":"127.0.0.1:9050","hostMode":"onion","requiredHostMode":false}}"#)
+    }
+}

@@ -28,6 +28,9 @@ struct MigrateReceiveCommand: ParsableCommand {
 
     @OptionGroup var proxy: ProxyOptions
 
+    @Flag(name: .long, help: "Connect to the servers directly even when the link says its sender reaches them through Tor (a SOCKS proxy or .onion hosts).")
+    var direct = false
+
     @Flag(name: .long, help: "Import over a profile already in the data directory (its databases are kept as .bak).")
     var force = false
 
@@ -44,7 +47,13 @@ struct MigrateReceiveCommand: ParsableCommand {
     func run() throws {
         DeprecatedFlag.note("--replace", given: deprecatedReplace, use: "--force")
         let data = dataDirectory.resolve()
-        let (parsed, _) = try DescriptionArgument.load(description)
+        let (parsed, linkData) = try DescriptionArgument.load(description)
+        // As the apps ask before downloading (their "Migrate from another device" onion screen): a
+        // sender that reaches its servers through Tor would not have this machine reach them from
+        // its own address unasked.
+        if proxy.proxy == nil, !direct, let config = linkData.flatMap(MigrationLink.networkConfig(inData:)), config.asksForTor {
+            throw LinkAsksForTor(proxy: config.proxyAddress)
+        }
         let secret = try passphrase.resolve()
         let receiver = DeviceMigrationReceiver(
             dataDirectory: data, passphrase: secret,
@@ -106,5 +115,15 @@ struct MigrateReceiveCommand: ParsableCommand {
         var alreadyImported: Bool
         var importReport: ArchiveImportReport
         var seconds: Double
+    }
+}
+
+/// A migration link whose sender reaches its servers through Tor, received without a proxy (exit 1).
+struct LinkAsksForTor: SXError {
+    let proxy: String?
+    var description: String {
+        "the link says its sender reaches the servers through Tor (" + (proxy.map { "SOCKS proxy \($0)" } ?? ".onion hosts")
+            + "), and this receive would connect to them directly, from this machine's address; nothing was downloaded — "
+            + "pass --socks-proxy 127.0.0.1:9050 (Tor's usual port) to receive through Tor, or --direct to connect directly anyway"
     }
 }

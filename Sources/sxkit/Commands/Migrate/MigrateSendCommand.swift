@@ -112,6 +112,8 @@ struct MigrateSendCommand: ParsableCommand {
         var options = DeviceMigrationSender.Options(descriptionFolder: Path.absolute(output ?? Path.currentDirectory), tempRoot: tempRoot,
                                                     fresh: fresh, aboveSoftLimit: aboveSoftLimit || deprecatedForce, policy: chunks.policy)
         options.appLink = relays.relay == nil
+        // Sent through a SOCKS proxy: the link tells the receiving app to reach the servers through one too.
+        options.linkData = MigrationLink.data(socksProxy: relays.proxy.proxy.map { ($0.host.contains(":") ? "[\($0.host)]" : $0.host) + ":\($0.port)" })
         options.allowUnencrypted = allowUnencrypted
         return options
     }

@@ -15,6 +15,10 @@ public struct DeviceMigrationReceiver: Sendable {
         /// Import over a data directory that already holds a profile (its databases become `.bak`).
         public var replaceExisting: Bool
         public var policy: TransferPolicy
+        /// Called once it is known the archive must be downloaded, before anything is created: it
+        /// may refuse (a link whose sender reaches its servers through Tor, received without a
+        /// proxy). A rerun that needs no download never calls it.
+        public var beforeDownloading: (@Sendable () throws -> Void)?
 
         public init(tempRoot: String, replaceExisting: Bool = false, policy: TransferPolicy = TransferPolicy()) {
             self.tempRoot = tempRoot
@@ -85,6 +89,7 @@ public struct DeviceMigrationReceiver: Sendable {
             throw ProfileMoveError.profileExists(root: dataDirectory.root, database: existing)
         }
         ImportDone.remove(doneRecord)
+        if archive == nil { try options.beforeDownloading?() }
         try Folders.create(work, permissions: 0o700)
         var receiver = TransferReceiver(options: .init(destination: work, tempRoot: options.tempRoot, policy: options.policy), relays: relays)
         receiver.decryptProgress = decryptProgress

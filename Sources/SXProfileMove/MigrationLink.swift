@@ -41,10 +41,12 @@ public enum MigrationLink {
         public var requiredHostMode: Bool?
 
         /// Whether the sender reaches its servers through Tor: the apps' `hasOnionConfigured`
-        /// (`socksProxy != null || hostMode == HostMode.Onion`, Kotlin `MigrateFromDevice.kt`; the
-        /// same test in the iOS `MigrateToDevice.swift`), on which their "Migrate from another
-        /// device" asks to use Tor before downloading (`checkUserLink`, `MigrationToState.Onion`).
-        public var asksForTor: Bool { socksProxy != nil || networkProxy != nil || hostMode == "onion" }
+        /// (`socksProxy != null || hostMode == HostMode.Onion`, Kotlin `MigrateFromDevice.kt`), on
+        /// which the Android app's "Migrate from another device" asks to use Tor before downloading
+        /// (`MigrateToDevice.kt` `checkUserLink`, `MigrationToState.Onion`); the iOS app makes the
+        /// same test of the imported settings. `networkProxy` alone does not count, as it does not
+        /// for the apps.
+        public var asksForTor: Bool { socksProxy != nil || hostMode == "onion" }
 
         /// The proxy it names, as `HOST:PORT` (credentials, if any, left out).
         public var proxyAddress: String? {

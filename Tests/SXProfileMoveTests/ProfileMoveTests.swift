@@ -243,9 +243,10 @@ struct MigrationLinkDataTests {
         #expect(publicHosts?.asksForTor == false && publicHosts?.proxyAddress == nil)
         // Onion hosts without a proxy named: Tor all the same (the apps' hasOnionConfigured).
         #expect(MigrationLink.networkConfig(inData: #"{"networkConfig":{"hostMode":"onion","requiredHostMode":false}}"#)?.asksForTor == true)
-        // Newer iOS apps: `networkProxy`, its credentials never repeated.
+        // Newer iOS apps: `networkProxy`, its credentials never repeated; alone it does not ask for
+        // Tor, as the apps' test does not look at it.
         let ios = MigrationLink.networkConfig(inData: #"{"networkConfig":{"networkProxy":{"host":"127.0.0.1","port":9150,"auth":"username","username":"u","password":"p"},"hostMode":"onionViaSocks","requiredHostMode":false}}"#)
-        #expect(ios?.asksForTor == true && ios?.proxyAddress == "127.0.0.1:9150")
+        #expect(ios?.asksForTor == false && ios?.proxyAddress == "127.0.0.1:9150")
         #expect(MigrationLink.networkConfig(inData: #"{"networkConfig":{"socksProxy":"user:secret@10.0.0.1:9050"}}"#)?.proxyAddress == "10.0.0.1:9050")
         #expect(MigrationLink.networkConfig(inData: "not json") == nil && MigrationLink.networkConfig(inData: "{}") == nil)
     }

@@ -34,10 +34,15 @@ final class FaultyRelay: ChunkRelay {
     }
 
     var address: RelayAddress { inner.address }
+    /// Operations of a kind that succeeded.
     func count(_ op: Operation) -> Int { counts.withLock { $0[op, default: 0] } }
+    /// Operations of a kind asked for, failed or not.
+    func attempts(_ op: Operation) -> Int { tried.withLock { $0[op, default: 0] } }
+    private let tried = Mutex<[Operation: Int]>([:])
     func heal() { failAfter.withLock { $0 = nil } }
 
     private func begin(_ op: Operation) throws {
+        tried.withLock { $0[op, default: 0] += 1 }
         try counts.withLock { counts in
             if let (kind, limit) = failAfter.withLock({ $0 }), kind == op, counts[op, default: 0] >= limit {
                 throw RelayError.unavailable(relay: address.description, reason: "test: relay stopped")

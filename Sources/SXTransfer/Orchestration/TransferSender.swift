@@ -430,7 +430,9 @@ public struct TransferSender: Sendable {
         let deletions = try description.chunks.flatMap { chunk in try chunk.replicas.map { (try relays($0.server), $0.replica) } }
         // Side by side, as a receive's acknowledgements go (each is one small request), and each is
         // tried even when another failed: deleting what is already gone succeeds, so a rerun after a
-        // failure finishes the rest.
+        // failure finishes the rest. A relay found unreachable (after the policy's retries) is not
+        // asked again: its other deletions fail at once instead of each waiting out its timeouts.
+        let unreachable = UnreachableAddresses()
         var pending = deletions.makeIterator()
         var failure: (any Error)?
         var deleted = 0
@@ -438,10 +440,12 @@ public struct TransferSender: Sendable {
             func next() -> Bool {
                 guard let (relay, replica) = pending.next() else { return false }
                 group.addTask {
+                    if let known = unreachable.error(for: relay.address) { return .failure(known) }
                     do {
                         try await policy.withRetries("delete", warn: { _ in }) { try await relay.delete(replica) }
                         return .success(())
                     } catch {
+                        if let error = error as? RelayError, error.isTransient { unreachable.record(error, for: relay.address) }
                         return .failure(error)
                     }
                 }
@@ -482,4 +486,11 @@ final class UnreachableRelays: Sendable {
     var all: Set<Int> { places.withLock { $0 } }
     func insert(_ place: Int) { places.withLock { _ = $0.insert(place) } }
     func remove(_ place: Int) { places.withLock { _ = $0.remove(place) } }
+}
+
+/// Relays found unreachable by address, with the error that said so, shared by a cancel's tasks.
+final class UnreachableAddresses: Sendable {
+    private let errors = Mutex<[RelayAddress: RelayError]>([:])
+    func error(for address: RelayAddress) -> RelayError? { errors.withLock { $0[address] } }
+    func record(_ error: RelayError, for address: RelayAddress) { errors.withLock { $0[address] = error } }
 }

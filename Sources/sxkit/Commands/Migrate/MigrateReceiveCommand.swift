@@ -48,17 +48,17 @@ struct MigrateReceiveCommand: ParsableCommand {
         DeprecatedFlag.note("--replace", given: deprecatedReplace, use: "--force")
         let data = dataDirectory.resolve()
         let (parsed, linkData) = try DescriptionArgument.load(description)
-        // As the apps ask before downloading (their "Migrate from another device" onion screen): a
-        // sender that reaches its servers through Tor would not have this machine reach them from
-        // its own address unasked.
-        if proxy.proxy == nil, !direct, let config = linkData.flatMap(MigrationLink.networkConfig(inData:)), config.asksForTor {
-            throw LinkAsksForTor(proxy: config.proxyAddress)
-        }
         let secret = try passphrase.resolve()
-        let receiver = DeviceMigrationReceiver(
-            dataDirectory: data, passphrase: secret,
-            options: .init(tempRoot: try MigrationTemp.folder(data), replaceExisting: force || deprecatedReplace, policy: chunks.policy),
-            relays: RelayFactory(override: relay, proxy: proxy.proxy).resolver)
+        var options = DeviceMigrationReceiver.Options(tempRoot: try MigrationTemp.folder(data), replaceExisting: force || deprecatedReplace,
+                                                      policy: chunks.policy)
+        // As the Android app asks before downloading (its "Migrate from another device" onion
+        // screen): a sender that reaches its servers through Tor would not have this machine reach
+        // them from its own address unasked. Only a run that downloads is refused.
+        if proxy.proxy == nil, !direct, let config = linkData.flatMap(MigrationLink.networkConfig(inData:)), config.asksForTor {
+            options.beforeDownloading = { throw LinkAsksForTor(proxy: config.proxyAddress) }
+        }
+        let receiver = DeviceMigrationReceiver(dataDirectory: data, passphrase: secret, options: options,
+                                               relays: RelayFactory(override: relay, proxy: proxy.proxy).resolver)
         let decryptTracker = ProgressTracker(label: "decrypt")
         let importTracker = ProgressTracker(label: "import")
         let display = TransferEventDisplay(options: global, label: "receive", following: [decryptTracker, importTracker], afterCompletion: true)
@@ -122,7 +122,12 @@ struct MigrateReceiveCommand: ParsableCommand {
 struct LinkAsksForTor: SXError {
     let proxy: String?
     var description: String {
-        "the link says its sender reaches the servers through Tor (" + (proxy.map { "SOCKS proxy \($0)" } ?? ".onion hosts")
+        // The address comes from the link: shown only when it is one (no terminal control bytes).
+        let shown = proxy.flatMap { text in
+            !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || ".:[]-".contains($0)) } ? text : nil
+        }
+        let how = proxy == nil ? ".onion hosts" : shown.map { "SOCKS proxy \($0)" } ?? "a SOCKS proxy"
+        return "the link says its sender reaches the servers through Tor (" + how
             + "), and this receive would connect to them directly, from this machine's address; nothing was downloaded — "
             + "pass --socks-proxy 127.0.0.1:9050 (Tor's usual port) to receive through Tor, or --direct to connect directly anyway"
     }

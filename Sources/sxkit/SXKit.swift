@@ -1,5 +1,6 @@
 import ArgumentParser
 import SXCore
+import SXCrypto
 import SXTerminal
 #if canImport(Glibc)
 import Glibc
@@ -35,6 +36,8 @@ struct SXKit: ParsableCommand {
 @main
 enum Main {
     static func main() async {
+        // Before anything uses OpenSSL: its state is not freed at exit under threads still using it.
+        OpenSSLRuntime.keepStateUntilExit()
         // A write past the file-size limit (`ulimit -f`) must fail with EFBIG and be reported like a
         // full disk, not end the process by SIGXFSZ's default action and leave partial files behind.
         signal(SIGXFSZ, SIG_IGN)

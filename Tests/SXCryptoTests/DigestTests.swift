@@ -44,3 +44,13 @@ struct DigestTests {
         #expect(first.finish() == SHA512Digest.of([]))
     }
 }
+
+/// OpenSSL's state is kept until exit (its atexit cleanup would free it under threads still using
+/// it); asking for that after OpenSSL has started is accepted too, and digests still work.
+@Suite(.ownThreads)
+struct OpenSSLRuntimeTests {
+    @Test func keepingTheStateUntilExitIsAccepted() {
+        #expect(OpenSSLRuntime.keepStateUntilExit())
+        #expect(SHA512Digest.of([]).count == 64)
+    }
+}

@@ -8,12 +8,18 @@ import SXTransfer
 enum ReceiveResumeNote {
     static func write(_ receiver: TransferReceiver, _ description: FileDescription) {
         guard let kept = receiver.kept(for: description) else { return }
-        var places = [kept.workFolder]
-        if let plaintext = kept.plaintext { places.append("(decrypted) the private temp file \(plaintext)") }
-        if let redirect = kept.redirectFolder { places.append("(the description the link names) \(redirect)") }
-        let listed = places.count == 1 ? places[0] : places.dropLast().joined(separator: ", ") + " and " + places.last!
+        var places = kept.workFolder
+        var count = 1
+        if let plaintext = kept.plaintext {
+            places += " and, decrypted, in the private temp file \(plaintext)"
+            count += 1
+        }
+        if let redirect = kept.redirectFolder {
+            places += ", with the description the link names in \(redirect)"
+            count += 1
+        }
         ConsoleOutput.standardError.writeLine("sxkit: \(kept.chunks) of \(kept.total) chunk(s) (\(ByteCount.format(kept.bytes))) were "
-            + "received and are kept in \(listed): run the same command again to resume (or delete "
-            + (places.count == 1 ? "that folder" : places.count == 2 ? "both" : "all three") + " to give up)")
+            + "received and are kept in \(places): run the same command again to resume (or delete "
+            + (count == 1 ? "that folder" : count == 2 ? "both" : "all three") + " to give up)")
     }
 }

@@ -398,25 +398,15 @@ public struct TransferReceiver: Sendable {
     /// a second, and a 1 GiB file has 256 chunks. A relay that cannot be reached is not asked again
     /// in this run. Best effort: a chunk not acknowledged stays until the relay's expiry.
     private func acknowledge(_ description: FileDescription) async {
-        let unreachable = Mutex<Set<RelayAddress>>([])
+        let unreachable = UnreachableRelays()
         let relays = self.relays
-        let one: @Sendable (FileDescription.Replica) async -> Void = { replica in
-            guard !unreachable.withLock({ $0.contains(replica.server) }), let relay = try? relays(replica.server) else { return }
+        await SideBySide.forEach(description.chunks.flatMap(\.replicas), atOnce: options.acknowledgementsInFlight) { replica in
+            guard !unreachable.contains(replica.server), let relay = try? relays(replica.server) else { return }
             do {
                 try await relay.acknowledge(replica.replica)
             } catch let error as RelayError where error.isTransient {
-                unreachable.withLock { _ = $0.insert(replica.server) }
+                unreachable.record(error, for: replica.server)
             } catch {}
-        }
-        var pending = description.chunks.flatMap(\.replicas).makeIterator()
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<max(1, options.acknowledgementsInFlight) {
-                guard let replica = pending.next() else { break }
-                group.addTask { await one(replica) }
-            }
-            for await _ in group {
-                if let replica = pending.next() { group.addTask { await one(replica) } }
-            }
         }
     }
 

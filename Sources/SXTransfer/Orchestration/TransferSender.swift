@@ -97,8 +97,8 @@ public struct TransferSender: Sendable {
     /// found unreachable in this run last.
     func candidateRelays(forChunk index: Int) -> [Int] {
         let order = (0..<relays.count).map { (index + $0) % relays.count }
-        let failed = unreachable.all
-        return order.filter { !failed.contains($0) } + order.filter { failed.contains($0) }
+        let failed = order.filter { unreachable.contains(relays[$0].address) }
+        return order.filter { !failed.contains($0) } + failed
     }
 
     /// The relays as the state records them: a rerun with other relays starts over.
@@ -336,10 +336,10 @@ public struct TransferSender: Sendable {
             for (k, r) in candidates.enumerated() {
                 do {
                     let created = try await relays[r].create(request)
-                    unreachable.remove(r)
+                    unreachable.forget(relays[r].address)
                     return (created, r)
                 } catch let error as RelayError where error.isTransient {
-                    unreachable.insert(r)
+                    unreachable.record(error, for: relays[r].address)
                     failure = error
                     if k + 1 < candidates.count {
                         warn("create: \(ErrorCause.text(of: error)); creating it on \(relays[candidates[k + 1]].address.withoutPassword) instead")
@@ -432,40 +432,35 @@ public struct TransferSender: Sendable {
         // tried even when another failed: deleting what is already gone succeeds, so a rerun after a
         // failure finishes the rest. A relay found unreachable (after the policy's retries) is not
         // asked again: its other deletions fail at once instead of each waiting out its timeouts.
-        let unreachable = UnreachableAddresses()
-        var pending = deletions.makeIterator()
-        var failure: (any Error)?
-        var deleted = 0
-        try await withThrowingTaskGroup(of: Swift.Result<Void, any Error>.self) { group in
-            func next() -> Bool {
-                guard let (relay, replica) = pending.next() else { return false }
-                group.addTask {
-                    if let known = unreachable.error(for: relay.address) { return .failure(known) }
-                    do {
-                        try await policy.withRetries("delete", warn: { _ in }) { try await relay.delete(replica) }
-                        return .success(())
-                    } catch {
-                        if let error = error as? RelayError, error.isTransient { unreachable.record(error, for: relay.address) }
-                        return .failure(error)
-                    }
+        let unreachable = UnreachableRelays()
+        let outcome = Mutex<(deleted: Int, failure: (any Error & Sendable)?)>((0, nil))
+        await SideBySide.forEach(deletions.map { DeletionJob(relay: $0.0, replica: $0.1) }, atOnce: Self.deletionsInFlight) { job in
+            let failure: (any Error & Sendable)?
+            if let known = unreachable.error(for: job.relay.address) {
+                failure = known
+            } else {
+                do {
+                    try await policy.withRetries("delete", warn: { _ in }) { try await job.relay.delete(job.replica) }
+                    failure = nil
+                } catch {
+                    if let error = error as? RelayError, error.isTransient { unreachable.record(error, for: job.relay.address) }
+                    failure = error
                 }
-                return true
             }
-            for _ in 0..<Self.deletionsInFlight where !next() { break }
-            for try await outcome in group {
-                switch outcome {
-                case .success: deleted += 1
-                case .failure(let error): failure = failure ?? error
-                }
-                _ = next()
-            }
+            outcome.withLock { if let failure { $0.failure = $0.failure ?? failure } else { $0.deleted += 1 } }
         }
+        let (deleted, failure) = outcome.withLock { ($0.deleted, $0.failure) }
         if let failure { throw failure }
         return deleted
     }
 
     /// Deletions sent at once by `cancel`.
     static let deletionsInFlight = 16
+
+    private struct DeletionJob: Sendable {
+        let relay: any ChunkRelay
+        let replica: ChunkReplica
+    }
 }
 
 /// Bytes sent (for progress) and chunks uploaded by this run, shared by the upload tasks.
@@ -478,19 +473,4 @@ private final class SendCounts: Sendable {
 /// The file no longer encrypts to the chunks recorded by the interrupted send.
 private struct SourceChanged: Error {
     let path: String
-}
-
-/// The relays a send found unreachable (by place in its list), shared by its parallel chunk tasks.
-final class UnreachableRelays: Sendable {
-    private let places = Mutex<Set<Int>>([])
-    var all: Set<Int> { places.withLock { $0 } }
-    func insert(_ place: Int) { places.withLock { _ = $0.insert(place) } }
-    func remove(_ place: Int) { places.withLock { _ = $0.remove(place) } }
-}
-
-/// Relays found unreachable by address, with the error that said so, shared by a cancel's tasks.
-final class UnreachableAddresses: Sendable {
-    private let errors = Mutex<[RelayAddress: RelayError]>([:])
-    func error(for address: RelayAddress) -> RelayError? { errors.withLock { $0[address] } }
-    func record(_ error: RelayError, for address: RelayAddress) { errors.withLock { $0[address] = error } }
 }

@@ -16,23 +16,34 @@ public final class PrivateFolder: @unchecked Sendable {
         ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     }
 
-    public init(label: String, root: String? = nil) throws {
+    public convenience init(label: String, root: String? = nil) throws {
+        try self.init(label: label, root: root, beforeLocking: { _ in })
+    }
+
+    /// `beforeLocking` runs between creating the folder and locking it: the instant in which another
+    /// run's sweep can take the new, still unlocked folder for stale and remove it (tests use it to
+    /// be that sweep).
+    init(label: String, root: String?, beforeLocking: (String) -> Void) throws {
         let base = root ?? Self.systemTemp
         Self.removeStale(label: label, in: base)
         var attempt = 0
         while true {
+            attempt += 1
             var template = FileNameBytes.template(Path.join(base, "sxkit-\(label)-XXXXXX"))
             guard let made = mkdtemp(&template) else { throw FileSystemError("create a private folder in", path: base) }
             let folder = FileNameBytes.string(cString: made)
+            beforeLocking(folder)
+            // A sweep that removed it before it could be opened (fd < 0), or before the lock (claim
+            // false), leaves a name that is not ours: make another. Never go on with one, which a
+            // concurrent check once did (its probe then found no folder to write in).
             let fd = open(folder, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            attempt += 1
-            if fd >= 0, !TempOwnership.claim(fd, path: folder), attempt < 5 {
-                close(fd)  // a sweeper took it for stale before it was locked: make another
-                continue
+            if fd >= 0, TempOwnership.claim(fd, path: folder) {
+                path = folder
+                lockFD = fd
+                break
             }
-            path = folder
-            lockFD = fd
-            break
+            if fd >= 0 { close(fd) }
+            guard attempt < 8 else { throw FileSystemError("create a private folder in", path: base, code: EAGAIN) }
         }
         liveToken = LiveTemps.add(path)
     }

@@ -148,6 +148,33 @@ struct TransferFaultTests {
         #expect(try await receivedContent(f, resumed) == f.content)
     }
 
+    @Test("the state records its format: one without it (an earlier sxkit's) resumes, one of a later format is refused and kept")
+    func sendStateFormat() async throws {
+        let f = try TransferFixture()
+        let statePath = try await interruptedSend(f, after: 2)
+        var state = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: statePath))) as? [String: Any])
+        #expect(state["format"] as? Int == 1)
+
+        state["format"] = 2
+        let later = try JSONSerialization.data(withJSONObject: state)
+        try later.write(to: URL(fileURLWithPath: statePath))
+        let relay = FaultyRelay(FolderRelay(root: f.relayRoot))
+        do {
+            _ = try await f.sender(relay).send(file: f.source)
+            Issue.record("a state of a later format was resumed")
+        } catch {
+            #expect("\(error)".contains("written by a later sxkit, in state format 2 where this one reads up to 1"), "\(error)")
+        }
+        #expect(relay.count(.upload) == 0 && relay.count(.create) == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: statePath)) == later, "left for the later sxkit to finish")
+
+        state["format"] = nil
+        try JSONSerialization.data(withJSONObject: state).write(to: URL(fileURLWithPath: statePath))
+        let resumed = try await f.sender(relay).send(file: f.source)
+        #expect(resumed.chunksUploaded == 3)
+        #expect(try await receivedContent(f, resumed) == f.content)
+    }
+
     @Test("an interrupted send older than a day starts over: its first chunks may have expired on the relay")
     func staleSendStartsOver() async throws {
         let f = try TransferFixture()

@@ -16,6 +16,13 @@ struct SendState: Codable, Equatable {
         var relay: Int?
     }
 
+    /// The layout of this record and its log. A later sxkit that changes what they mean raises it,
+    /// and this one refuses to resume such a record instead of misreading it: a reader that ignored
+    /// a field it did not know (as `relay` above would be) would upload a chunk to the wrong server.
+    /// nil in records written before it was kept, which are format 1.
+    var format: Int? = Self.currentFormat
+    static let currentFormat = 1
+
     /// What the state belongs to: a rerun with any of these changed starts over.
     var source: String
     var sourceSize: Int64
@@ -42,6 +49,9 @@ struct SendState: Codable, Equatable {
             state = try JSONDecoder().decode(SendState.self, from: Data(bytes))
         } catch {
             throw TransferError.stateMismatch(path: path, reason: "it cannot be read: \(ErrorCause.text(of: error))")
+        }
+        if let format = state.format, format > currentFormat {
+            throw TransferError.stateMismatch(path: path, reason: "it was written by a later sxkit, in state format \(format) where this one reads up to \(currentFormat); finish the send with that version")
         }
         let logPath = SendStateStore.logPath(path)
         guard POSIXFile.exists(logPath) else { return state }

@@ -12,29 +12,22 @@ import SXTestSupport
 struct AcknowledgementTests {
     /// Counts acknowledgements and how many were in flight at once; each takes `delay`, or fails as
     /// an unreachable relay does.
-    final class AcknowledgingRelay: ChunkRelay {
-        let inner: FolderRelay
+    final class AcknowledgingRelay: PassThroughRelay {
+        let inner: any ChunkRelay
         let delay: Duration
         let unreachable: Bool
         private let state = Mutex<(calls: Int, inFlight: Int, most: Int, ids: [[UInt8]])>((0, 0, 0, []))
 
-        init(_ inner: FolderRelay, delay: Duration = .milliseconds(30), unreachable: Bool = false) {
+        init(_ inner: any ChunkRelay, delay: Duration = .milliseconds(30), unreachable: Bool = false) {
             self.inner = inner
             self.delay = delay
             self.unreachable = unreachable
         }
 
-        var address: RelayAddress { inner.address }
         var calls: Int { state.withLock { $0.calls } }
         var mostAtOnce: Int { state.withLock { $0.most } }
         var acknowledged: [[UInt8]] { state.withLock { $0.ids } }
 
-        func create(_ request: ChunkCreateRequest) async throws -> CreatedChunk { try await inner.create(request) }
-        func upload(_ sender: ChunkReplica, from file: String, offset: Int64, length: Int64) async throws {
-            try await inner.upload(sender, from: file, offset: offset, length: length)
-        }
-        func upload(_ sender: ChunkReplica, bytes: [UInt8]) async throws { try await inner.upload(sender, bytes: bytes) }
-        func download(_ recipient: ChunkReplica, into buffer: AlignedBuffer) async throws { try await inner.download(recipient, into: buffer) }
         func delete(_ sender: ChunkReplica) async throws {
             state.withLock { $0.calls += 1; $0.inFlight += 1; $0.most = max($0.most, $0.inFlight) }
             defer { state.withLock { $0.inFlight -= 1 } }

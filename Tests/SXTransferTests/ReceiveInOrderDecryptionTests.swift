@@ -88,7 +88,7 @@ import SXTestSupport
 }
 
 /// Holds the download of the chunk with replica id `lastId` until `ready` says so (at most 10 s).
-final class LastChunkGate: ChunkRelay {
+final class LastChunkGate: PassThroughRelay {
     let inner: any ChunkRelay
     let lastId: [UInt8]
     let ready: @Sendable () -> Bool
@@ -99,14 +99,6 @@ final class LastChunkGate: ChunkRelay {
         self.lastId = lastId
         self.ready = ready
     }
-
-    var address: RelayAddress { inner.address }
-    func create(_ request: ChunkCreateRequest) async throws -> CreatedChunk { try await inner.create(request) }
-    func upload(_ sender: ChunkReplica, from file: String, offset: Int64, length: Int64) async throws {
-        try await inner.upload(sender, from: file, offset: offset, length: length)
-    }
-    func upload(_ sender: ChunkReplica, bytes: [UInt8]) async throws { try await inner.upload(sender, bytes: bytes) }
-    func delete(_ sender: ChunkReplica) async throws { try await inner.delete(sender) }
 
     func download(_ recipient: ChunkReplica, into buffer: AlignedBuffer) async throws {
         if recipient.id == lastId {

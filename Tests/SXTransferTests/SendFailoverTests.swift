@@ -94,13 +94,8 @@ struct SendFailoverTests {
 }
 
 /// A relay that refuses every chunk as full (XFTP `QUOTA`).
-final class RefusingRelay: ChunkRelay {
-    let inner: FolderRelay
-    init(_ inner: FolderRelay) { self.inner = inner }
-    var address: RelayAddress { inner.address }
+final class RefusingRelay: PassThroughRelay {
+    let inner: any ChunkRelay
+    init(_ inner: any ChunkRelay) { self.inner = inner }
     func create(_ request: ChunkCreateRequest) async throws -> CreatedChunk { throw RelayError.storageFull(relay: address.description) }
-    func upload(_ sender: ChunkReplica, from file: String, offset: Int64, length: Int64) async throws { try await inner.upload(sender, from: file, offset: offset, length: length) }
-    func upload(_ sender: ChunkReplica, bytes: [UInt8]) async throws { try await inner.upload(sender, bytes: bytes) }
-    func download(_ recipient: ChunkReplica, into buffer: AlignedBuffer) async throws { try await inner.download(recipient, into: buffer) }
-    func delete(_ sender: ChunkReplica) async throws { try await inner.delete(sender) }
 }

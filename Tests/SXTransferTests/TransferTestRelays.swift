@@ -4,9 +4,26 @@ import SXCore
 import SXTestSupport
 @testable import SXTransfer
 
+/// A test relay that changes some operations and hands the others to `inner` unchanged.
+protocol PassThroughRelay: ChunkRelay {
+    var inner: any ChunkRelay { get }
+}
+
+extension PassThroughRelay {
+    var address: RelayAddress { inner.address }
+    func create(_ request: ChunkCreateRequest) async throws -> CreatedChunk { try await inner.create(request) }
+    func upload(_ sender: ChunkReplica, from file: String, offset: Int64, length: Int64) async throws {
+        try await inner.upload(sender, from: file, offset: offset, length: length)
+    }
+    func upload(_ sender: ChunkReplica, bytes: [UInt8]) async throws { try await inner.upload(sender, bytes: bytes) }
+    func download(_ recipient: ChunkReplica, into buffer: AlignedBuffer) async throws { try await inner.download(recipient, into: buffer) }
+    func delete(_ sender: ChunkReplica) async throws { try await inner.delete(sender) }
+    func acknowledge(_ recipient: ChunkReplica) async throws { try await inner.acknowledge(recipient) }
+}
+
 /// Wraps a relay, counts operations, and can fail (as "unavailable": relay gone) from the Nth
 /// operation of a kind on, or corrupt the first downloads.
-final class FaultyRelay: ChunkRelay {
+final class FaultyRelay: PassThroughRelay {
     enum Operation: Sendable { case create, upload, download, delete }
     let inner: any ChunkRelay
     private let counts = Mutex<[Operation: Int]>([:])
@@ -33,7 +50,6 @@ final class FaultyRelay: ChunkRelay {
         try await inner.acknowledge(recipient)
     }
 
-    var address: RelayAddress { inner.address }
     /// Operations of a kind that succeeded.
     func count(_ op: Operation) -> Int { counts.withLock { $0[op, default: 0] } }
     /// Operations of a kind asked for, failed or not.

@@ -43,7 +43,13 @@ public final class AtomicFileWriter: @unchecked Sendable {
     private var directDecided = false
 
     /// - Parameter mode: permission bits of the new file (0600 for anything holding secrets).
-    public init(destination: String, mode: mode_t = 0o644) throws {
+    public convenience init(destination: String, mode: mode_t = 0o644) throws {
+        try self.init(destination: destination, mode: mode, beforeLocking: { _ in })
+    }
+
+    /// `beforeLocking` runs between creating the temp file and locking it, the instant in which
+    /// another run's sweep can take it for stale (tests use it to be that sweep).
+    init(destination: String, mode: mode_t, beforeLocking: (String) -> Void) throws {
         self.destination = destination
         let folder = Path.parent(destination)
         var attempt = 0
@@ -55,9 +61,12 @@ public final class AtomicFileWriter: @unchecked Sendable {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             let made = FileNameBytes.string(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
             attempt += 1
+            beforeLocking(made)
             // A sweeper removed it between mkstemp and the lock (it looked stale): make another.
-            guard TempOwnership.claim(fd, path: made) || attempt == 5 else {
+            // Never write on in one that is gone: its publish could only fail, after all the work.
+            guard TempOwnership.claim(fd, path: made) else {
                 close(fd)
+                guard attempt < 8 else { throw FileSystemError("create a file in", path: folder, code: EAGAIN) }
                 continue
             }
             tempPath = made

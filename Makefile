@@ -4,7 +4,7 @@ RELEASE    := .build/release/sxkit
 # Manual pages carry this date, so regenerating them is reproducible; bump it with the version.
 MAN_DATE   := 2026-11-21
 
-.PHONY: bootstrap build build-debug demo test docs-check completions man bench stress fuzz clean install uninstall
+.PHONY: bootstrap build build-debug demo test docs-check completions man bench stress interop fuzz clean install uninstall
 
 # `make install` puts the release binary, the manual pages and the bash, zsh and fish completions
 # under $(DESTDIR)$(PREFIX); BINARY=path installs a binary built elsewhere instead of building one.
@@ -73,6 +73,11 @@ bench: build
 # full file systems, for every journalled write; STRESS_TRIALS=N kills per operation (default 20).
 stress: build
 	SXKIT=$(RELEASE) stress/run
+
+# Cross-check against SimpleX's own XFTP client (xftp-web, in Node) with files both ways through
+# relay serve (interop/README.md). SIMPLEXMQ: a simplexmq checkout, which this project does not hold.
+interop: build
+	SXKIT=$(RELEASE) SIMPLEXMQ="$(SIMPLEXMQ)" interop/xftp-web/run
 
 # Coverage-guided fuzzing of the parsers with libFuzzer (README "Fuzzing"): a sanitizer build in
 # .build-fuzz, then FUZZ_SECONDS per target (300 by default).

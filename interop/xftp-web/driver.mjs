@@ -2,7 +2,7 @@
 // Node against an XFTP server, so that sxkit's server, descriptions and links are checked by
 // SimpleX's code rather than by sxkit's. Output goes to files; xftp-web prints its own debug lines.
 //
-//   node driver.mjs upload FILE ADDRESS OUT_DIR    -> OUT_DIR/{recipient.yaml,sender.yaml,uri.txt}
+//   node driver.mjs upload FILE ADDRESS[,ADDRESS…] OUT_DIR  -> OUT_DIR/{recipient.yaml,sender.yaml,uri.txt}
 //   node driver.mjs download DESCRIPTION OUT_FILE  (a YAML description, or a file holding a link)
 //   node driver.mjs delete SENDER.yaml
 import fs from "node:fs"
@@ -28,9 +28,9 @@ const [command, ...args] = process.argv.slice(2)
 const agent = newXFTPAgent()
 try {
   if (command === "upload") {
-    const [file, address, out] = args
+    const [file, addresses, out] = args
     const encrypted = encryptFileForUpload(new Uint8Array(fs.readFileSync(file)), path.basename(file))
-    const result = await uploadFile(agent, [parseXFTPServer(address)], encrypted)
+    const result = await uploadFile(agent, addresses.split(",").map(parseXFTPServer), encrypted)
     fs.mkdirSync(out, { recursive: true })
     fs.writeFileSync(path.join(out, "recipient.yaml"), encodeFileDescription(result.rcvDescription), { mode: 0o600 })
     fs.writeFileSync(path.join(out, "sender.yaml"), encodeFileDescription(result.sndDescription), { mode: 0o600 })

@@ -65,12 +65,12 @@ public final class TLSContext: @unchecked Sendable {
         return TLSContext(context: context, isServer: false)
     }
 
-    /// A server context presenting `identity`'s chain [server, ca], choosing `xftp/1` (or `h2`, for
-    /// browsers) when the client offers it. With `web`, a client that sends SNI (a browser: SimpleX's
-    /// native clients send none) gets that certificate chain instead, one a browser trusts, with the
-    /// signature algorithms browsers' certificates use (simplexmq `Transport.hs` 403-420
-    /// `defaultSupportedParamsHTTPS`); the browser client proves the server's identity through the
-    /// XFTP handshake instead (`Server.hs` 188-210).
+    /// A server context presenting `identity`'s chain [server, ca], choosing `xftp/1` (or `h2` for
+    /// browsers, or `http/1.1`: `ALPNList.serverPreference`) when the client offers it. With `web`,
+    /// a client that sends SNI (a browser: SimpleX's native clients send none) gets that certificate
+    /// chain instead, one a browser trusts, with the signature algorithms browsers' certificates use
+    /// (simplexmq `Transport.hs` 403-420 `defaultSupportedParamsHTTPS`); the browser client proves
+    /// the server's identity through the XFTP handshake instead (`Server.hs` 188-210).
     public static func server(identity: ServerIdentity, web: WebCredentials? = nil) throws(OpenSSLFailure) -> TLSContext {
         let context = try base(server: true)
         guard SSL_CTX_use_certificate(context, identity.certificate.handle) == 1,
@@ -129,9 +129,14 @@ public struct WebCredentials: Sendable, Equatable {
 enum ALPNList {
     static func wire(_ names: [String]) -> [UInt8] { names.flatMap { [UInt8($0.utf8.count)] + Array($0.utf8) } }
 
-    /// The server's preference: xftp/1, then h2 (SimpleX's web client), else no ALPN.
+    /// The server's preference, simplexmq's (`Server/Main.hs` 319: `alpnSupportedXFTPhandshakes <>
+    /// httpALPN`): xftp/1; h2 (SimpleX's web client); http/1.1, which SimpleX's native clients offer
+    /// instead of xftp/1 for servers on the web port (preset servers by default, every server when
+    /// the user asks: `Client.hs` 136, `Messaging/Client.hs` 721-729), and then make the same
+    /// handshake over HTTP/2 (`Client.hs` 149-152, `Server.hs` 165). A server that chose nothing for
+    /// them would be taken for a pre-handshake one, spoken to in version 1 without a handshake.
     nonisolated(unsafe) static let serverPreference: UnsafeMutableBufferPointer<UInt8> = {
-        let bytes = wire([TLSContext.xftpALPN, "h2"])
+        let bytes = wire([TLSContext.xftpALPN, "h2", "http/1.1"])
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = buffer.initialize(from: bytes)
         return buffer

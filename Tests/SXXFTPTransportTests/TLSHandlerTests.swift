@@ -143,6 +143,40 @@ private final class CollectHandler: ChannelInboundHandler, @unchecked Sendable {
         #expect(fields[2] == "TLSv1.3")
         try await server.stop()
     }
+    /// What the server chooses for each list a client offers, asked by Python's ssl module: simplexmq's
+    /// preference, xftp/1, then h2, then http/1.1 (`Server/Main.hs` 319), which SimpleX's native clients
+    /// offer alone for servers on the web port (`FileTransfer/Client.hs` 136); nothing for a list
+    /// without any of them.
+    @Test func theServerChoosesAsSimplexmqDoes() async throws {
+        let server = try await Server(algorithm: .ed25519)
+        let script = """
+        import socket, ssl, sys
+        for offer in sys.argv[2:]:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+            context.set_alpn_protocols(offer.split(","))
+            with socket.create_connection(("127.0.0.1", int(sys.argv[1]))) as raw:
+                with context.wrap_socket(raw) as tls:
+                    tls.sendall(b"ping")
+                    tls.recv(4)
+                    print(offer, tls.selected_alpn_protocol())
+        """
+        let offers = ["http/1.1", "h2,http/1.1", "http/1.1,h2,xftp/1", "xftp/1", "spdy/3"]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, String(server.port)] + offers
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(printed.split(separator: "\n").map(String.init) == [
+            "http/1.1 http/1.1", "h2,http/1.1 h2", "http/1.1,h2,xftp/1 xftp/1", "xftp/1 xftp/1", "spdy/3 None",
+        ], "\(printed)")
+        try await server.stop()
+    }
 }
 
 final class FutureBox: Sendable {

@@ -13,8 +13,8 @@ struct RelayServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run an XFTP server (SimpleX's file relay protocol) from a store folder until SIGINT or SIGTERM.",
         discussion: """
-        Any SimpleX client can use it: TLS 1.3 with ALPN xftp/1, HTTP/2, and SimpleX's XFTP handshake \
-        and commands. On first start it creates its identity in the store folder (ca.key, ca.crt, \
+        Any SimpleX client can use it: TLS 1.3 with ALPN xftp/1 (or http/1.1, which SimpleX's apps \
+        offer for servers on the web port), HTTP/2, and SimpleX's XFTP handshake and commands. On first start it creates its identity in the store folder (ca.key, ca.crt, \
         server.key, server.crt, fingerprint: keys 0600) and keeps it; the first line on stdout is its \
         address, xftp://<fingerprint>@<host>:<port>, which senders give with --server. Chunks are \
         the four SimpleX sizes (64 KiB to 4 MiB), expire (default 48h) and are swept; every change \

@@ -48,10 +48,13 @@ public final class XFTPConnection: Sendable {
     /// As SimpleX's browser client connects: ALPN h2 and SNI.
     static let webTLSContext: Result<TLSContext, OpenSSLFailure> = Result { () throws(OpenSSLFailure) in try TLSContext.client(alpn: ["h2"], browser: true) }
 
-    /// Connects and completes the handshake within `timeoutSeconds`. `web` makes the handshake
-    /// SimpleX's browser client makes (SNI, ALPN h2, the `xftp-web-hello` challenge the server must
-    /// sign: xftp-web `src/client.ts` 246-296).
-    public static func open(_ server: XFTPServerAddress, timeoutSeconds: Int = 30, web: Bool = false, proxy: SOCKSProxy? = nil) async throws -> XFTPConnection {
+    /// Connects and completes the handshake within `timeoutSeconds`: 45 by default, the time
+    /// SimpleX's clients give a file server's connection (`tcpConnectTimeout`, background:
+    /// simplexmq `Messaging/Client.hs` 425, used for XFTP in `FileTransfer/Client.hs` 138), which
+    /// a circuit to an onion address over Tor may need. `web` makes the handshake SimpleX's browser
+    /// client makes (SNI, ALPN h2, the `xftp-web-hello` challenge the server must sign: xftp-web
+    /// `src/client.ts` 246-296).
+    public static func open(_ server: XFTPServerAddress, timeoutSeconds: Int = 45, web: Bool = false, proxy: SOCKSProxy? = nil) async throws -> XFTPConnection {
         let name = name(server)
         // Through a SOCKS proxy (Tor), an onion host is preferred, as SimpleX's clients do with
         // onion hosts enabled; without one, only public hosts can be reached.
@@ -198,14 +201,67 @@ public final class XFTPConnection: Sendable {
             }
             try await outbound.write(.headers(.init(headers: headers, endStream: false)))
             try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: block)), endStream: attachment.map { _ in false } ?? true)))
-            switch attachment {
-            case nil: break
-            case .bytes(let bytes)?:
-                try await BytesWriter.write(bytes, to: outbound)
-            case .file(let path, let offset, let length)?:
-                try await FileRangeWriter.write(path: path, offset: offset, length: length, to: outbound)
+            guard let attachment else { return try await read(inbound, response) }
+            return try await sendWhileListening(attachment, outbound: outbound, inbound: inbound, response)
+        }
+    }
+
+    private enum Part<R: Sendable>: Sendable {
+        case written
+        case writeFailed(any Error)
+        case answered(Result<R, any Error>)
+    }
+
+    /// Sends an upload's chunk while listening for the answer, as SimpleX's client does (its body
+    /// goes from a thread of its own: `http2` `Client/Run.hs`). A server answers before the end only
+    /// to refuse the chunk (AUTH, QUOTA, TIMEOUT: simplexmq `Server.hs` 405-407, 538, 580-582), and
+    /// simplexmq's then reads no more of it, so its HTTP/2 library grants no more window (`http2`
+    /// 4.2.2 credits a body only as it is read): a sender that wrote the whole chunk before
+    /// listening would wait for ever. The answer stops the sending; the stream is then reset, which
+    /// that library takes for the end of the connection (its other requests fail as the connection
+    /// closing, and are tried again on a new one).
+    private static func sendWhileListening<R: Sendable>(
+        _ attachment: Attachment, outbound: NIOAsyncChannelOutboundWriter<HTTP2Frame.FramePayload>,
+        inbound: NIOAsyncChannelInboundStream<HTTP2Frame.FramePayload>,
+        _ response: @escaping @Sendable (inout HTTP2MessageReader) async throws -> R
+    ) async throws -> R {
+        try await withThrowingTaskGroup(of: Part<R>.self) { group in
+            group.addTask {
+                do {
+                    switch attachment {
+                    case .bytes(let bytes): try await BytesWriter.write(bytes, to: outbound)
+                    case .file(let path, let offset, let length): try await FileRangeWriter.write(path: path, offset: offset, length: length, to: outbound)
+                    }
+                    return .written
+                } catch {
+                    return .writeFailed(error)
+                }
             }
-            return try await read(inbound, response)
+            group.addTask {
+                do { return .answered(.success(try await read(inbound, response))) } catch { return .answered(.failure(error)) }
+            }
+            var writeError: (any Error)?
+            while let part = try await group.next() {
+                switch part {
+                case .written:
+                    continue
+                case .writeFailed(let error):
+                    // The chunk could not be sent (a file that cannot be read, the stream reset):
+                    // an answer already on its way says why the server stopped it, if it did;
+                    // otherwise there is none to wait for.
+                    writeError = error
+                    group.cancelAll()
+                case .answered(let answer):
+                    group.cancelAll()
+                    // Without an answer of its own (it was stopped, or the stream ended), the
+                    // write's failure is what happened.
+                    if let writeError, case .failure(let error) = answer, error is CancellationError || error is HTTP2ExchangeFailure {
+                        throw writeError
+                    }
+                    return try answer.get()
+                }
+            }
+            throw writeError ?? HTTP2ExchangeFailure.closedEarly
         }
     }
 
@@ -242,6 +298,11 @@ public final class XFTPConnection: Sendable {
         } catch let error as XFTPClientError {
             throw error
         } catch let error as HTTP2ExchangeFailure {
+            // A stream cut short because the connection went (a server restarting, one closing the
+            // connection after a reset stream: see `sendWhileListening`) is the network failing,
+            // tried again on a new connection, as SimpleX's client takes it (`Client.hs` 287-291);
+            // on a live connection it is the server answering wrongly.
+            if !channel.isActive { throw XFTPClientError.unreachable(server: name, reason: "the connection closed (\(error.description))") }
             throw XFTPClientError.badResponse(server: name, reason: error.description)
         } catch is CancellationError {
             throw CancellationError()

@@ -72,7 +72,7 @@ struct XFTPRequestProcessor: Sendable {
             // have ended and the last frame is out. A request whose body was left unread (a refused
             // or oversized upload) gets `unreadBodyGrace` to end, then its stream is reset: its
             // bytes are never read on.
-            if !request.ended { try await endUnread(&request, channel: channel) }
+            if !request.ended, !configuration.leavesRefusedUploadsUnread { try await endUnread(&request, channel: channel) }
             try await channel.closeFuture.get()
         }
     }

@@ -33,12 +33,19 @@ public struct XFTPServerConfiguration: Sendable {
     /// The certificate chain and key presented to clients that send SNI (browsers), one a browser
     /// trusts; their requests then also get CORS headers. Nil: every client gets the identity's.
     public var webCredentials: WebCredentials?
+    /// After answering an upload before its end (a refusal), leave the rest of its body unread and
+    /// the stream open until the client ends or resets it, as simplexmq's server does (its HTTP/2
+    /// library then grants the client no more window: `http2` 4.2.2 credits a body as it is read).
+    /// For testing clients against that behaviour; off, the rest is cut short (`unreadBodyGrace`).
+    public var leavesRefusedUploadsUnread = false
 
     /// How long a client may take, so that slow or silent connections cannot hold the server's
     /// resources (connections, reserved space) for ever.
     public struct Timeouts: Sendable {
-        /// To finish the TLS handshake.
-        public var handshake: Duration = .seconds(30)
+        /// To finish the TLS handshake: simplexmq's `tlsSetupTimeout`, 60 s (`Transport/Server.hs` 97),
+        /// which a client over Tor may need (SimpleX's clients wait 45 s to connect in the
+        /// background: `Messaging/Client.hs` 425).
+        public var handshake: Duration = .seconds(60)
         /// To send a request's first block (the command) once the request has started.
         public var requestHead: Duration = .seconds(30)
         /// To upload a whole chunk: simplexmq's `fileTimeout`, 5 minutes for a 4 MiB chunk (`Server/Main.hs` 294).

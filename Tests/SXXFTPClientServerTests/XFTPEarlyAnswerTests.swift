@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+import SXCore
+import SXCrypto
+import SXTestSupport
+import SXTransfer
+import SXXFTP
+import SXXFTPClient
+import SXXFTPServer
+
+/// simplexmq's server refuses an upload before its end (AUTH for a chunk that is gone, QUOTA,
+/// TIMEOUT) and then reads no more of it, and its HTTP/2 library grants no more window for a body
+/// nobody reads (`http2` 4.2.2). The server here does the same (`leavesRefusedUploadsUnread`).
+@Suite(.ownThreads) struct XFTPEarlyAnswerTests {
+    private enum Outcome: Sendable { case finished(String), hung }
+
+    @Test(arguments: [64 << 10, 4 << 20])
+    func anUploadRefusedBeforeItsEndIsAnsweredNotWaitedOnForEver(size: Int) async throws {
+        let server = try await XFTPTestServer { $0.leavesRefusedUploadsUnread = true }
+        let connection = try await XFTPConnection.open(server.address)
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        let sender = ReplicaKey.generate()
+        let created = try await connection.create(size: UInt32(size), digest: SHA256Digest.of(bytes), senderKey: sender,
+                                                  recipientKeys: [.ed25519(ReplicaKey.generate().ed25519PublicKey!)], basicAuth: nil)
+        // Gone from the server (deleted, or expired before a resumed send): its upload is refused at once.
+        try await connection.delete(senderId: created.senderId, senderKey: sender)
+        let started = ContinuousClock.now
+        let outcome = await withTaskGroup(of: Outcome.self) { group in
+            group.addTask {
+                do {
+                    try await connection.upload(senderId: created.senderId, senderKey: sender, .bytes(bytes))
+                    return .finished("uploaded")
+                } catch let error as XFTPClientError {
+                    if case .refused(_, .auth) = error { return .finished("refused AUTH") }
+                    return .finished("\(error)")
+                } catch {
+                    return .finished("\(error)")
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                return .hung
+            }
+            let first = await group.next()!
+            group.cancelAll()
+            return first
+        }
+        guard case .finished(let what) = outcome else {
+            Issue.record("the upload of \(size) bytes waited for a window the server never grants")
+            await connection.close()
+            await server.stop()
+            return
+        }
+        #expect(what == "refused AUTH", "\(what)")
+        #expect(ContinuousClock.now - started < .seconds(10))
+        // The server serves on: a new connection if this one was given up.
+        let next = connection.isActive ? connection : try await XFTPConnection.open(server.address)
+        try await next.ping()
+        await connection.close()
+        await next.close()
+        await server.stop()
+    }
+}

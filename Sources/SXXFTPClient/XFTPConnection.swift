@@ -80,6 +80,14 @@ public final class XFTPConnection: Sendable {
             connected = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.seconds(15))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                // A peer that vanishes without a word (a dropped route, a sleeping NAT) is found
+                // out, and the request in flight fails and is tried again, instead of waiting for
+                // ever: TCP keep-alive as SimpleX's clients set it (simplexmq
+                // `Transport/KeepAlive.hs` 26-31, on for every client: `Messaging/Client.hs` 429).
+                .channelOption(.socketOption(.so_keepalive), value: 1)
+                .channelOption(KeepAlive.idle, value: KeepAlive.idleSeconds)
+                .channelOption(KeepAlive.interval, value: KeepAlive.intervalSeconds)
+                .channelOption(KeepAlive.count, value: KeepAlive.probes)
                 .connect(host: proxy?.host ?? host.description, port: proxy?.port ?? server.portNumber) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         var socks: EventLoopFuture<Void>?
@@ -352,4 +360,15 @@ enum FileRangeWriter {
             try await outbound.write(.data(.init(data: .byteBuffer(buffer), endStream: remaining == 0)))
         }
     }
+}
+
+/// SimpleX's TCP keep-alive (`defaultKeepAliveOpts`): probes after 30 s of silence, every 15 s, and
+/// the connection given up after 4 unanswered ones.
+enum KeepAlive {
+    static let idleSeconds: SocketOptionValue = 30
+    static let intervalSeconds: SocketOptionValue = 15
+    static let probes: SocketOptionValue = 4
+    static let idle = ChannelOptions.Types.SocketOption(level: SocketOptionLevel(IPPROTO_TCP), name: SocketOptionName(TCP_KEEPIDLE))
+    static let interval = ChannelOptions.Types.SocketOption(level: SocketOptionLevel(IPPROTO_TCP), name: SocketOptionName(TCP_KEEPINTVL))
+    static let count = ChannelOptions.Types.SocketOption(level: SocketOptionLevel(IPPROTO_TCP), name: SocketOptionName(TCP_KEEPCNT))
 }

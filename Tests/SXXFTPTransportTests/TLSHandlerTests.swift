@@ -126,15 +126,7 @@ private final class CollectHandler: ChannelInboundHandler, @unchecked Sendable {
                 tls.recv(4)
                 print(tls.get_channel_binding("tls-unique").hex(), tls.selected_alpn_protocol(), tls.version(), tls.cipher()[0])
         """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, String(server.port)]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let printed = try Self.python(script, arguments: [String(server.port)])
         let fields = printed.split(separator: " ").map(String.init)
         try #require(fields.count >= 4)
         let serverSession = try #require(server.sessions.first)
@@ -143,6 +135,7 @@ private final class CollectHandler: ChannelInboundHandler, @unchecked Sendable {
         #expect(fields[2] == "TLSv1.3")
         try await server.stop()
     }
+
     /// What the server chooses for each list a client offers, asked by Python's ssl module: simplexmq's
     /// preference, xftp/1, then h2, then http/1.1 (`Server/Main.hs` 319), which SimpleX's native clients
     /// offer alone for servers on the web port (`FileTransfer/Client.hs` 136); nothing for a list
@@ -163,19 +156,25 @@ private final class CollectHandler: ChannelInboundHandler, @unchecked Sendable {
                     print(offer, tls.selected_alpn_protocol())
         """
         let offers = ["http/1.1", "h2,http/1.1", "http/1.1,h2,xftp/1", "xftp/1", "spdy/3"]
+        let printed = try Self.python(script, arguments: [String(server.port)] + offers)
+        #expect(printed.split(separator: "\n").map(String.init) == [
+            "http/1.1 http/1.1", "h2,http/1.1 h2", "http/1.1,h2,xftp/1 xftp/1", "xftp/1 xftp/1", "spdy/3 None",
+        ], "\(printed)")
+        try await server.stop()
+    }
+
+    /// What a Python script prints (its exit status expected 0).
+    static func python(_ script: String, arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, String(server.port)] + offers
+        process.arguments = ["python3", "-c", script] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        #expect(printed.split(separator: "\n").map(String.init) == [
-            "http/1.1 http/1.1", "h2,http/1.1 h2", "http/1.1,h2,xftp/1 xftp/1", "xftp/1 xftp/1", "spdy/3 None",
-        ], "\(printed)")
-        try await server.stop()
+        return printed
     }
 }
 

@@ -54,7 +54,15 @@ public final class XFTPConnection: Sendable {
     /// a circuit to an onion address over Tor may need. `web` makes the handshake SimpleX's browser
     /// client makes (SNI, ALPN h2, the `xftp-web-hello` challenge the server must sign: xftp-web
     /// `src/client.ts` 246-296).
-    public static func open(_ server: XFTPServerAddress, timeoutSeconds: Int = 45, web: Bool = false, proxy: SOCKSProxy? = nil) async throws -> XFTPConnection {
+    ///
+    /// A connection from which nothing arrives for `silenceLimit` is closed: its requests then fail
+    /// as the network failing and are tried again on a new one. SimpleX's clients time each request
+    /// instead (30 s and 5 ms a KiB, in the background: simplexmq `Messaging/Client.hs` 426-427);
+    /// here one limit for the connection, since a chunk's request shares it with up to 15 others
+    /// and its own time depends on them. During a transfer a server always sends: the answers, a
+    /// download's data, an upload's window updates.
+    public static func open(_ server: XFTPServerAddress, timeoutSeconds: Int = 45, silenceLimit: Duration = .seconds(60), web: Bool = false,
+                            proxy: SOCKSProxy? = nil) async throws -> XFTPConnection {
         let name = name(server)
         // Through a SOCKS proxy (Tor), an onion host is preferred, as SimpleX's clients do with
         // onion hosts enabled; without one, only public hosts can be reached.
@@ -69,12 +77,12 @@ public final class XFTPConnection: Sendable {
         case .failure(let failure): throw XFTPClientError.unreachable(server: name, reason: failure.description)
         }
         return try await withDeadline(seconds: timeoutSeconds, onTimeout: { XFTPClientError.timedOut(server: name, seconds: timeoutSeconds) }) {
-            try await connect(server, host: host, context: context, name: name, web: web, proxy: proxy)
+            try await connect(server, host: host, context: context, name: name, web: web, proxy: proxy, silenceLimit: silenceLimit)
         }
     }
 
     private static func connect(_ server: XFTPServerAddress, host: TransportHost, context: TLSContext, name: String, web: Bool,
-                                proxy: SOCKSProxy?) async throws -> XFTPConnection {
+                                proxy: SOCKSProxy?, silenceLimit: Duration) async throws -> XFTPConnection {
         let connected: (any Channel, EventLoopFuture<Void>?, EventLoopFuture<TLSSession>, NIOHTTP2Handler.AsyncStreamMultiplexer<Void>)
         do {
             connected = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -90,6 +98,8 @@ public final class XFTPConnection: Sendable {
                 .channelOption(KeepAlive.count, value: KeepAlive.probes)
                 .connect(host: proxy?.host ?? host.description, port: proxy?.port ?? server.portNumber) { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: silenceLimit.timeAmount))
+                        try channel.pipeline.syncOperations.addHandler(IdleConnectionCloser())
                         var socks: EventLoopFuture<Void>?
                         if let proxy {
                             // The proxy connects to the server; TLS runs through it, end to end.

@@ -169,25 +169,3 @@ public final class XFTPServer: Sendable {
         }
     }
 }
-
-
-/// Closes the connection when `IdleStateHandler` says nothing arrived for its read timeout.
-final class IdleConnectionCloser: ChannelInboundHandler, Sendable {
-    typealias InboundIn = NIOAny
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
-            context.close(promise: nil)
-            return
-        }
-        context.fireUserInboundEventTriggered(event)
-    }
-}
-
-extension Duration {
-    /// The same span as SwiftNIO's `TimeAmount`.
-    var timeAmount: TimeAmount {
-        let (seconds, attoseconds) = components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}

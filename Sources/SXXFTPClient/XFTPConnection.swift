@@ -20,6 +20,8 @@ public final class XFTPConnection: Sendable {
     let channel: any Channel
     let streams: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>
     let authority: String
+    let silenceLimit: Duration
+    let silenceCloser: IdleConnectionCloser
 
     /// The server's name in messages: its first host and port.
     public var serverName: String { Self.name(server) }
@@ -29,8 +31,11 @@ public final class XFTPConnection: Sendable {
     }
 
     private init(server: XFTPServerAddress, session: TLSSession, version: UInt16, channel: any Channel,
-                 streams: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>, authority: String) {
+                 streams: NIOHTTP2Handler.AsyncStreamMultiplexer<Void>, authority: String,
+                 silenceLimit: Duration, silenceCloser: IdleConnectionCloser) {
         self.server = server
+        self.silenceLimit = silenceLimit
+        self.silenceCloser = silenceCloser
         self.session = session
         self.version = version
         self.channel = channel
@@ -84,6 +89,7 @@ public final class XFTPConnection: Sendable {
     private static func connect(_ server: XFTPServerAddress, host: TransportHost, context: TLSContext, name: String, web: Bool,
                                 proxy: SOCKSProxy?, silenceLimit: Duration) async throws -> XFTPConnection {
         let connected: (any Channel, EventLoopFuture<Void>?, EventLoopFuture<TLSSession>, NIOHTTP2Handler.AsyncStreamMultiplexer<Void>)
+        let silenceCloser = IdleConnectionCloser()
         do {
             connected = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .connectTimeout(.seconds(15))
@@ -99,7 +105,7 @@ public final class XFTPConnection: Sendable {
                 .connect(host: proxy?.host ?? host.description, port: proxy?.port ?? server.portNumber) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: silenceLimit.timeAmount))
-                        try channel.pipeline.syncOperations.addHandler(IdleConnectionCloser())
+                        try channel.pipeline.syncOperations.addHandler(silenceCloser)
                         var socks: EventLoopFuture<Void>?
                         if let proxy {
                             // The proxy connects to the server; TLS runs through it, end to end.
@@ -140,7 +146,8 @@ public final class XFTPConnection: Sendable {
             }
             let authority = host.connectName + (server.port.isEmpty ? "" : ":" + server.port)
             let version = try await handshake(server, session: session, streams: streams, authority: authority, name: name, web: web)
-            return XFTPConnection(server: server, session: session, version: version, channel: channel, streams: streams, authority: authority)
+            return XFTPConnection(server: server, session: session, version: version, channel: channel, streams: streams, authority: authority,
+                                  silenceLimit: silenceLimit, silenceCloser: silenceCloser)
         } catch {
             try? await channel.close()
             throw error
@@ -320,13 +327,25 @@ public final class XFTPConnection: Sendable {
             // connection after a reset stream: see `sendWhileListening`) is the network failing,
             // tried again on a new connection, as SimpleX's client takes it (`Client.hs` 287-291);
             // on a live connection it is the server answering wrongly.
-            if !channel.isActive { throw XFTPClientError.unreachable(server: name, reason: "the connection closed (\(error.description))") }
+            if !channel.isActive { throw XFTPClientError.unreachable(server: name, reason: closedReason(error.description)) }
             throw XFTPClientError.badResponse(server: name, reason: error.description)
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw XFTPClientError.unreachable(server: name, reason: String(describing: error))
+            // Which error a request cut short by the connection going sees depends on where it was
+            // (a stream failing, or a write on the closed channel): the reason is the same.
+            let said = String(describing: error)
+            throw XFTPClientError.unreachable(server: name, reason: channel.isActive ? said : closedReason(said))
         }
+    }
+
+    /// Why a request was cut short by the connection closing: the silence limit when it was that,
+    /// else what the request saw.
+    private func closedReason(_ seen: String) -> String {
+        if silenceCloser.closedForSilence {
+            return "the connection closed (nothing arrived from the server for \(silenceLimit.components.seconds) s)"
+        }
+        return "the connection closed (\(seen))"
     }
 }
 

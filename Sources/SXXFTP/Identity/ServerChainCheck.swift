@@ -12,6 +12,8 @@ public enum ServerIdentityProblem: Error, Sendable, Equatable, CustomStringConve
     case leafNotV3
     case leafNotValidNow
     case issuerMismatch
+    case issuerNotValidNow
+    case issuerNotAnAuthority
     case badCertificateSignature
     case unreadable(String)
     case badSignedKey(String)
@@ -25,6 +27,8 @@ public enum ServerIdentityProblem: Error, Sendable, Equatable, CustomStringConve
         case .leafNotV3: "the server's TLS certificate is not X.509 version 3"
         case .leafNotValidNow: "the server's TLS certificate is expired or not yet valid"
         case .issuerMismatch: "the server's TLS certificate was not issued by its identity certificate"
+        case .issuerNotValidNow: "a certificate between the server's TLS certificate and its identity is expired or not yet valid"
+        case .issuerNotAnAuthority: "a certificate between the server's TLS certificate and its identity may not issue certificates"
         case .badCertificateSignature: "the server's TLS certificate is not signed by its identity certificate's key"
         case .unreadable(let reason): "the server's certificate cannot be read: \(reason)"
         case .badSignedKey(let reason): "the server's signed session key is not valid: \(reason)"
@@ -36,39 +40,48 @@ public enum ServerIdentityProblem: Error, Sendable, Equatable, CustomStringConve
 /// `src/Simplex/Messaging/Transport/Client.hs` 311-320 `validateCertificateChain`,
 /// `Transport/Shared.hs` 27-41 `chainIdCaCerts` and `x509validate`): the identity certificate is the
 /// second of the chain, the trust anchor its last; the identity's SHA-256 must be the key hash; then
-/// x509-validation's default checks without the host name: the leaf is v3 and valid now, its issuer
-/// is the anchor's subject, and the anchor's key signed it. (The anchor's own extensions and dates
-/// are not checked there, so not here either.)
+/// x509-validation's default checks without the host name, with the anchor as the only trusted
+/// certificate (x509-validation 1.6 `doCheckChain`): the leaf is v3; from the leaf up, each
+/// certificate is valid now and signed by its issuer, which is the anchor when the anchor's subject is
+/// its issuer's name, else a certificate of the chain by that name that may issue certificates
+/// (`checkCA`: basic constraints CA, key usage allowing certificate signing if it has one, within
+/// any path length). The anchor's own extensions and dates are not checked there, so not here either.
+/// SimpleX's servers present [leaf, identity]; the longer chains are those `chainIdCaCerts` names
+/// (an operator's certificate, a network's).
 public enum ServerChainCheck {
     /// Returns the leaf certificate, whose key signs the handshake's session key.
     public static func validate(chain: [[UInt8]], keyHash: [UInt8]) throws(ServerIdentityProblem) -> Certificate {
-        let identityIndex: Int, anchorIndex: Int
         switch chain.count {
         case 0, 1: throw .emptyChain
-        case 2: (identityIndex, anchorIndex) = (1, 1)
-        case 3: (identityIndex, anchorIndex) = (1, 2)
-        case 4: (identityIndex, anchorIndex) = (1, 3)
+        case 2...4: break
         default: throw .chainTooLong(chain.count)
         }
-        let presented = SHA256Digest.of(chain[identityIndex])
+        let presented = SHA256Digest.of(chain[1])
         guard presented == keyHash else { throw .wrongIdentity(expected: Base64URL.encode(keyHash), presented: Base64URL.encode(presented)) }
-        let leaf: Certificate, anchor: Certificate
-        do {
-            leaf = try Certificate(der: chain[0])
-            anchor = try Certificate(der: chain[anchorIndex])
-        } catch {
-            throw .unreadable(error.description)
-        }
+        let certificates: [Certificate]
+        do { certificates = try chain.map { der throws(OpenSSLFailure) in try Certificate(der: der) } } catch { throw .unreadable(error.description) }
+        let leaf = certificates[0], anchor = certificates[certificates.count - 1]
         guard X509_get_version(leaf.x509) == 2 else { throw .leafNotV3 }
-        guard X509_cmp_current_time(X509_get0_notBefore(leaf.x509)) < 0, X509_cmp_current_time(X509_get0_notAfter(leaf.x509)) > 0 else {
-            throw .leafNotValidNow
+        // The certificates the path may still pass through: the chain past the leaf, each used once.
+        var candidates = Array(certificates.dropFirst())
+        var current = leaf
+        for level in 0..<certificates.count {
+            guard current.isValidNow else { throw level == 0 ? .leafNotValidNow : .issuerNotValidNow }
+            let issuerName = X509_get_issuer_name(current.x509)
+            if X509_NAME_cmp(issuerName, X509_get_subject_name(anchor.x509)) == 0 {
+                guard current.isSigned(by: anchor) else { throw .badCertificateSignature }
+                return leaf
+            }
+            guard X509_NAME_cmp(issuerName, X509_get_subject_name(current.x509)) != 0,
+                  let found = candidates.firstIndex(where: { X509_NAME_cmp(issuerName, X509_get_subject_name($0.x509)) == 0 }) else {
+                throw .issuerMismatch
+            }
+            let issuer = candidates.remove(at: found)
+            guard issuer.mayIssue(atLevel: level) else { throw .issuerNotAnAuthority }
+            guard current.isSigned(by: issuer) else { throw .badCertificateSignature }
+            current = issuer
         }
-        guard X509_NAME_cmp(X509_get_issuer_name(leaf.x509), X509_get_subject_name(anchor.x509)) == 0 else { throw .issuerMismatch }
-        guard let anchorKey = X509_get0_pubkey(anchor.x509), X509_verify(leaf.x509, anchorKey) == 1 else {
-            ERR_clear_error()
-            throw .badCertificateSignature
-        }
-        return leaf
+        throw .issuerMismatch
     }
 
     /// Checks the handshake's signed X25519 key against the leaf certificate (simplexmq
@@ -81,3 +94,21 @@ public enum ServerChainCheck {
     }
 }
 
+
+extension Certificate {
+    /// Within its not-before and not-after times (x509-validation `checkExpiry`, `checkFuture`).
+    var isValidNow: Bool {
+        X509_cmp_current_time(X509_get0_notBefore(x509)) < 0 && X509_cmp_current_time(X509_get0_notAfter(x509)) > 0
+    }
+
+    /// x509-validation's `checkCA` for an issuer `level` steps above the leaf's (0 for the leaf's
+    /// own): basic constraints with CA true; key usage, if there is one, allowing certificate
+    /// signing; a path length, if there is one, of at least `level`.
+    func mayIssue(atLevel level: Int) -> Bool {
+        let flags = X509_get_extension_flags(x509)
+        guard flags & UInt32(EXFLAG_CA) != 0 else { return false }
+        if flags & UInt32(EXFLAG_KUSAGE) != 0, X509_get_key_usage(x509) & UInt32(KU_KEY_CERT_SIGN) == 0 { return false }
+        let pathLength = X509_get_pathlen(x509)
+        return pathLength < 0 || pathLength >= level
+    }
+}

@@ -60,7 +60,7 @@ public final class XFTPConnection: Sendable {
     /// client makes (SNI, ALPN h2, the `xftp-web-hello` challenge the server must sign: xftp-web
     /// `src/client.ts` 246-296).
     ///
-    /// A connection from which nothing arrives for `silenceLimit` is closed: its requests then fail
+    /// A connection from which nothing arrives for `silenceLimit` once it is up is closed: its requests then fail
     /// as the network failing and are tried again on a new one. SimpleX's clients time each request
     /// instead (30 s and 5 ms a KiB, in the background: simplexmq `Messaging/Client.hs` 426-427);
     /// here one limit for the connection, since a chunk's request shares it with the others in
@@ -104,8 +104,6 @@ public final class XFTPConnection: Sendable {
                 .channelOption(KeepAlive.count, value: KeepAlive.probes)
                 .connect(host: proxy?.host ?? host.description, port: proxy?.port ?? server.portNumber) { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: silenceLimit.timeAmount))
-                        try channel.pipeline.syncOperations.addHandler(silenceCloser)
                         var socks: EventLoopFuture<Void>?
                         if let proxy {
                             // The proxy connects to the server; TLS runs through it, end to end.
@@ -145,7 +143,25 @@ public final class XFTPConnection: Sendable {
                 }
             }
             let authority = host.connectName + (server.port.isEmpty ? "" : ":" + server.port)
-            let version = try await handshake(server, session: session, streams: streams, authority: authority, name: name, web: web)
+            let version: UInt16
+            do {
+                version = try await handshake(server, session: session, streams: streams, authority: authority, name: name, web: web)
+            } catch let error as XFTPClientError {
+                throw error
+            } catch {
+                // The server closing the connection (a restart) is the network failing; anything
+                // else on a live connection is the server not doing the handshake.
+                let said = String(describing: error)
+                if !channel.isActive { throw XFTPClientError.unreachable(server: name, reason: "the connection closed during the handshake (\(said))") }
+                throw XFTPClientError.handshake(server: name, reason: said)
+            }
+            // The silence limit starts once the connection is up: until then the connect's own
+            // deadline holds. It sees the bytes as they arrive, before TLS.
+            try await channel.eventLoop.submit {
+                let operations = channel.pipeline.syncOperations
+                try operations.addHandler(silenceCloser, position: .first)
+                try operations.addHandler(IdleStateHandler(readTimeout: silenceLimit.timeAmount), position: .first)
+            }.get()
             return XFTPConnection(server: server, session: session, version: version, channel: channel, streams: streams, authority: authority,
                                   silenceLimit: silenceLimit, silenceCloser: silenceCloser)
         } catch {

@@ -8,7 +8,7 @@ import SXXFTPTransport
 /// The XFTP commands a client sends (simplexmq `src/Simplex/FileTransfer/Client.hs` 253-321), each
 /// signed by the chunk key it needs.
 extension XFTPConnection {
-    private func signedBlock(_ command: XFTPCommand, entityId: [UInt8], key: ReplicaKey) throws -> [UInt8] {
+    func signedBlock(_ command: XFTPCommand, entityId: [UInt8], key: ReplicaKey) throws -> [UInt8] {
         let encoded = try command.encoded()
         return try XFTPTransmission.signedBlock(sessionId: session.tlsUnique, entityId: entityId, command: encoded) { message in
             ReplicaSigner.sign(message, with: key)

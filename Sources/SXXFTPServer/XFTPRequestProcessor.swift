@@ -70,8 +70,8 @@ struct XFTPRequestProcessor: Sendable {
             // The answer may still wait for the client's flow-control window: closing the stream
             // now would drop it (RST_STREAM CANCEL). The stream closes by itself once both sides
             // have ended and the last frame is out. A request whose body was left unread (a refused
-            // or oversized upload) gets `unreadBodyGrace` to end, then its stream is reset: its
-            // bytes are never read on.
+            // or oversized upload) gets `unreadBodyGrace` to end, then its stream is reset with
+            // NO_ERROR (`stopSending`): its bytes are never read on.
             if !request.ended, !configuration.leavesRefusedUploadsUnread { try await endUnread(&request, channel: channel) }
             try await channel.closeFuture.get()
         }
@@ -80,11 +80,20 @@ struct XFTPRequestProcessor: Sendable {
     /// A client ends its request right after the block: wait that long for its end, no longer, and
     /// read no body byte more than the piece that shows there is one; then the stream is reset.
     private func endUnread(_ request: inout HTTP2MessageReader, channel: any Channel) async throws {
-        let grace = channel.eventLoop.scheduleTask(in: configuration.timeouts.unreadBodyGrace.timeAmount) { channel.close(promise: nil) }
+        let grace = channel.eventLoop.scheduleTask(in: configuration.timeouts.unreadBodyGrace.timeAmount) { Self.stopSending(channel) }
         let extra = (try? await request.drain(limit: 0)) ?? 0
         store.uploadBytesRead.add(Int64(extra), ordering: .relaxed)
         grace.cancel()
-        if !request.ended { try? await channel.close() }
+        if !request.ended { Self.stopSending(channel) }
+    }
+
+    /// Asks the client to stop sending a request whose answer is complete: RST_STREAM with
+    /// NO_ERROR, as RFC 9113 §8.1 has it. Any other code breaks SimpleX's apps: their HTTP/2 library
+    /// (http2 4.2.2, which simplexmq pins, `simplexmq.cabal` 362) takes a stream reset with another
+    /// code, even after a complete answer, as the whole connection failing and ends it with GOAWAY
+    /// (`Network/HTTP2/Arch/Receiver.hs` 454-475, 85-88), the requests in flight with it.
+    private static func stopSending(_ channel: any Channel) {
+        channel.writeAndFlush(HTTP2Frame.FramePayload.rstStream(.noError), promise: nil)
     }
 
     // MARK: - Web page

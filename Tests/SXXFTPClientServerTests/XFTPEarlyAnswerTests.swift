@@ -4,9 +4,12 @@ import SXCore
 import SXCrypto
 import SXTestSupport
 import SXTransfer
+import NIOCore
+import NIOHTTP2
 import SXXFTP
-import SXXFTPClient
+@testable import SXXFTPClient
 import SXXFTPServer
+import SXXFTPTransport
 
 /// simplexmq's server refuses an upload before its end (AUTH for a chunk that is gone, QUOTA,
 /// TIMEOUT) and then reads no more of it, and its HTTP/2 library grants no more window for a body
@@ -58,6 +61,50 @@ import SXXFTPServer
         try await next.ping()
         await connection.close()
         await next.close()
+        await server.stop()
+    }
+
+    /// Once it has answered, the server asks the client to stop sending with RST_STREAM NO_ERROR
+    /// (RFC 9113 §8.1), the one code SimpleX's clients' HTTP/2 library (http2 4.2.2) takes without
+    /// ending the whole connection. Seen here on a raw stream that sends part of a refused upload
+    /// and then neither ends nor resets it.
+    @Test func aRefusedUploadIsStoppedWithNoError() async throws {
+        let server = try await XFTPTestServer()
+        let connection = try await XFTPConnection.open(server.address)
+        let sender = ReplicaKey.generate()
+        let size = 1 << 20
+        let created = try await connection.create(size: UInt32(size), digest: SHA256Digest.of([UInt8](repeating: 7, count: size)), senderKey: sender,
+                                                  recipientKeys: [.ed25519(ReplicaKey.generate().ed25519PublicKey!)], basicAuth: nil)
+        try await connection.delete(senderId: created.senderId, senderKey: sender)
+        let block = try connection.signedBlock(.put, entityId: created.senderId, key: sender)
+        let stream = try await connection.streams.openStream { channel in
+            channel.eventLoop.makeCompletedFuture { try HTTP2StreamChannel(wrappingChannelSynchronously: channel) }
+        }
+        let seen: [String] = try await stream.executeThenClose { inbound, outbound in
+            try await outbound.write(.headers(.init(headers: HTTP2Headers.request(authority: connection.authority), endStream: false)))
+            try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: block)), endStream: false)))
+            try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: [UInt8](repeating: 7, count: 32 << 10))), endStream: false)))
+            var seen: [String] = []
+            for try await frame in inbound {
+                switch frame {
+                case .headers(let headers): seen.append("headers \(headers.headers.first(name: ":status") ?? "?") end \(headers.endStream)")
+                case .data(let data):
+                    if case .byteBuffer(let buffer) = data.data, buffer.readableBytes > 0 {
+                        let answer = try XFTPResponse.parse(XFTPTransmission.parse(block: Array(buffer.readableBytesView)).command)
+                        seen.append("answer \(answer)")
+                    }
+                    if data.endStream { seen.append("end") }
+                case .rstStream(let code): seen.append("reset \(code)")
+                default: continue
+                }
+                if seen.last?.hasPrefix("reset") == true { break }
+            }
+            return seen
+        }
+        #expect(seen == ["headers 200 end false", "answer \(XFTPResponse.error(.auth))", "end", "reset \(HTTP2ErrorCode.noError)"], "\(seen)")
+        // The connection serves on.
+        try await connection.ping()
+        await connection.close()
         await server.stop()
     }
 }

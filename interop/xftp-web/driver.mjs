@@ -56,8 +56,17 @@ async function nativeHandshake(server, socket, alpn) {
     post: (body) => new Promise((resolve, reject) => {
       const req = session.request({ ":method": "POST", ":path": "/" })
       const parts = []
+      let answer = null
       req.on("data", (b) => parts.push(b))
-      req.on("end", () => resolve(new Uint8Array(Buffer.concat(parts))))
+      req.on("end", () => { answer = new Uint8Array(Buffer.concat(parts)) })
+      // As the Haskell client's HTTP/2 library takes it (http2 4.2.2, which simplexmq pins:
+      // `Network/HTTP2/Arch/Receiver.hs` 454-475 and 85-88): a stream reset with any code but
+      // NO_ERROR, even after a complete answer, fails the whole connection.
+      req.on("close", () => {
+        if (req.rstCode !== http2.constants.NGHTTP2_NO_ERROR) reject(new Error(`the server reset the stream with code ${req.rstCode}${answer ? " after its answer" : ""}`))
+        else if (answer) resolve(answer)
+        else reject(new Error("the stream closed before its answer ended"))
+      })
       req.on("error", reject)
       req.end(body)
     }),

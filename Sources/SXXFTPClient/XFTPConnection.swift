@@ -52,6 +52,23 @@ public final class XFTPConnection: Sendable {
     static let tlsContext: Result<TLSContext, OpenSSLFailure> = Result { () throws(OpenSSLFailure) in try TLSContext.client() }
     /// As SimpleX's browser client connects: ALPN h2 and SNI.
     static let webTLSContext: Result<TLSContext, OpenSSLFailure> = Result { () throws(OpenSSLFailure) in try TLSContext.client(alpn: ["h2"], browser: true) }
+    /// As SimpleX's apps reach their preset operators' servers by default: ALPN `http/1.1`, as any
+    /// HTTPS site would offer, which such a server answers with the same handshake (simplexmq
+    /// `FileTransfer/Client.hs` 136; `Server.hs` 165).
+    static let webPortTLSContext: Result<TLSContext, OpenSSLFailure> = Result { () throws(OpenSSLFailure) in try TLSContext.client(alpn: ["http/1.1"]) }
+
+    /// The preset operators' domains as the apps match them, by suffix with the dot (simplex-chat
+    /// `src/Simplex/Chat.hs` `defaultChatConfig` `presetDomains`, at ec2e2ce9).
+    static let presetDomains = [".simplex.im", ".simplexonflux.com"]
+
+    /// Whether the apps would reach `server` as a web site (`http/1.1`): by default, when its first
+    /// host is a domain name ending in a preset operator's domain (simplexmq `Messaging/Client.hs`
+    /// 721-730 `useWebPort`, `isPresetDomain`; `smpWebPortServers = SWPPreset` 424), whichever of its
+    /// hosts is then connected to.
+    static func reachedAsWebSite(_ server: XFTPServerAddress) -> Bool {
+        guard case .domain(let name) = server.hosts.first else { return false }
+        return presetDomains.contains { name.hasSuffix($0) }
+    }
 
     /// Connects and completes the handshake within `timeoutSeconds`: 45 by default, the time
     /// SimpleX's clients give a file server's connection (`tcpConnectTimeout`, background:
@@ -77,7 +94,7 @@ public final class XFTPConnection: Sendable {
             throw XFTPClientError.needsProxy(server: name)
         }
         let context: TLSContext
-        switch web ? webTLSContext : tlsContext {
+        switch web ? webTLSContext : reachedAsWebSite(server) ? webPortTLSContext : tlsContext {
         case .success(let made): context = made
         case .failure(let failure): throw XFTPClientError.unreachable(server: name, reason: failure.description)
         }
@@ -86,7 +103,7 @@ public final class XFTPConnection: Sendable {
         }
     }
 
-    private static func connect(_ server: XFTPServerAddress, host: TransportHost, context: TLSContext, name: String, web: Bool,
+    static func connect(_ server: XFTPServerAddress, host: TransportHost, context: TLSContext, name: String, web: Bool,
                                 proxy: SOCKSProxy?, silenceLimit: Duration) async throws -> XFTPConnection {
         let connected: (any Channel, EventLoopFuture<Void>?, EventLoopFuture<TLSSession>, NIOHTTP2Handler.AsyncStreamMultiplexer<Void>)
         let silenceCloser = IdleConnectionCloser()

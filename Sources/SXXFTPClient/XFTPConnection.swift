@@ -104,7 +104,7 @@ public final class XFTPConnection: Sendable {
     }
 
     static func connect(_ server: XFTPServerAddress, host: TransportHost, context: TLSContext, name: String, web: Bool,
-                                proxy: SOCKSProxy?, silenceLimit: Duration) async throws -> XFTPConnection {
+                        proxy: SOCKSProxy?, silenceLimit: Duration) async throws -> XFTPConnection {
         let connected: (any Channel, EventLoopFuture<Void>?, EventLoopFuture<TLSSession>, NIOHTTP2Handler.AsyncStreamMultiplexer<Void>)
         let silenceCloser = IdleConnectionCloser()
         do {
@@ -165,6 +165,8 @@ public final class XFTPConnection: Sendable {
                 version = try await handshake(server, session: session, streams: streams, authority: authority, name: name, web: web)
             } catch let error as XFTPClientError {
                 throw error
+            } catch is CancellationError {
+                throw CancellationError()
             } catch {
                 // The server closing the connection (a restart) is the network failing; anything
                 // else on a live connection is the server not doing the handshake.
@@ -174,11 +176,16 @@ public final class XFTPConnection: Sendable {
             }
             // The silence limit starts once the connection is up: until then the connect's own
             // deadline holds. It sees the bytes as they arrive, before TLS.
-            try await channel.eventLoop.submit {
-                let operations = channel.pipeline.syncOperations
-                try operations.addHandler(silenceCloser, position: .first)
-                try operations.addHandler(IdleStateHandler(readTimeout: silenceLimit.timeAmount), position: .first)
-            }.get()
+            do {
+                try await channel.eventLoop.submit {
+                    let operations = channel.pipeline.syncOperations
+                    try operations.addHandler(silenceCloser, position: .first)
+                    try operations.addHandler(IdleStateHandler(readTimeout: silenceLimit.timeAmount), position: .first)
+                }.get()
+            } catch {
+                // Only a connection closed since the handshake has a pipeline that takes no handler.
+                throw XFTPClientError.unreachable(server: name, reason: "the connection closed after the handshake (\(error))")
+            }
             return XFTPConnection(server: server, session: session, version: version, channel: channel, streams: streams, authority: authority,
                                   silenceLimit: silenceLimit, silenceCloser: silenceCloser)
         } catch {

@@ -5,6 +5,7 @@ import NIOCore
 import NIOHPACK
 import NIOHTTP2
 import NIOPosix
+import Synchronization
 import SXCore
 import SXCrypto
 import SXXFTP
@@ -29,7 +30,7 @@ struct XFTPRequestProcessor: Sendable {
             // (`Server.hs` 101-112, 152-154; `Server/Main.hs` 321).
             let web = session.serverName != nil
             let cors = web && configuration.webCredentials != nil
-            let responder = Responder(outbound: outbound, cors: cors)
+            let responder = Responder(outbound: outbound, channel: channel, cors: cors)
             // The command block must come within `requestHead`: a client that opens requests and
             // sends nothing more has its stream closed.
             let headTimer = channel.eventLoop.scheduleTask(in: configuration.timeouts.requestHead.timeAmount) { channel.close(promise: nil) }
@@ -45,7 +46,7 @@ struct XFTPRequestProcessor: Sendable {
                     try await servePage(path: headers.first(name: ":path") ?? "/", headOnly: method == "HEAD", outbound: outbound)
                 }
                 // These requests have no body: one that has, or does not end, is not waited for.
-                if !request.ended { try await endUnread(&request, channel: channel) }
+                if !request.ended { try await endUnread(&request, channel: channel, answered: nil) }
                 try await channel.closeFuture.get()
                 return
             }
@@ -72,19 +73,33 @@ struct XFTPRequestProcessor: Sendable {
             // have ended and the last frame is out. A request whose body was left unread (a refused
             // or oversized upload) gets `unreadBodyGrace` to end, then its stream is reset with
             // NO_ERROR (`stopSending`): its bytes are never read on.
-            if !request.ended, !configuration.leavesRefusedUploadsUnread { try await endUnread(&request, channel: channel) }
+            if !request.ended, !configuration.leavesRefusedUploadsUnread {
+                try await endUnread(&request, channel: channel, answered: responder.answerEnd.future)
+            }
             try await channel.closeFuture.get()
         }
     }
 
     /// A client ends its request right after the block: wait that long for its end, no longer, and
     /// read no body byte more than the piece that shows there is one; then the stream is reset.
-    private func endUnread(_ request: inout HTTP2MessageReader, channel: any Channel) async throws {
+    ///
+    /// The reset waits for the answer's end to be out (`answered`): a RST_STREAM passes the
+    /// flow-control queue in which the answer's DATA may wait for the client's window, and a reset
+    /// stream drops what is queued; SimpleX's clients take NO_ERROR calmly only after the answer's
+    /// end. The grace bounds that wait too.
+    private func endUnread(_ request: inout HTTP2MessageReader, channel: any Channel, answered: EventLoopFuture<Void>?) async throws {
         let grace = channel.eventLoop.scheduleTask(in: configuration.timeouts.unreadBodyGrace.timeAmount) { Self.stopSending(channel) }
         let extra = (try? await request.drain(limit: 0)) ?? 0
         store.uploadBytesRead.add(Int64(extra), ordering: .relaxed)
-        grace.cancel()
-        if !request.ended { Self.stopSending(channel) }
+        guard !request.ended else { return grace.cancel() }
+        guard let answered else {
+            grace.cancel()
+            return Self.stopSending(channel)
+        }
+        answered.whenComplete { _ in
+            grace.cancel()
+            Self.stopSending(channel)
+        }
     }
 
     /// Asks the client to stop sending a request whose answer is complete: RST_STREAM with
@@ -341,6 +356,10 @@ struct XFTPRequestProcessor: Sendable {
 /// Writes one response: headers, then the body in DATA frames, the stream ending with the last.
 struct Responder {
     let outbound: NIOAsyncChannelOutboundWriter<HTTP2Frame.FramePayload>
+    /// The stream's channel: a one-block answer is written to it directly, so that its end's write
+    /// (done once the frame has left flow control) can be waited for (`answerEnd`).
+    let channel: any Channel
+    let answerEnd = AnswerEnd()
     /// Answers carry CORS headers (`Server.hs` 101-104 `corsHeaders`).
     let cors: Bool
 
@@ -361,12 +380,12 @@ struct Responder {
     private var responseHeaders: HPACKHeaders { Self.ok(cors ? Self.corsHeaders : []) }
 
     func send(block: [UInt8]) async throws {
-        try await outbound.write(.headers(.init(headers: responseHeaders, endStream: false)))
-        try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: block)), endStream: true)))
+        channel.write(HTTP2Frame.FramePayload.headers(.init(headers: responseHeaders, endStream: false)), promise: nil)
+        answerEnd.set(channel.writeAndFlush(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(ByteBuffer(bytes: block)), endStream: true))))
     }
 
     func sendEmpty() async throws {
-        try await outbound.write(.headers(.init(headers: responseHeaders, endStream: true)))
+        answerEnd.set(channel.writeAndFlush(HTTP2Frame.FramePayload.headers(.init(headers: responseHeaders, endStream: true))))
     }
 
     /// A handshake error is its name, padded to a block (`Server.hs` 228-236).
@@ -390,4 +409,13 @@ struct Responder {
     func finish(last: [UInt8]) async throws {
         try await outbound.write(.data(.init(data: .byteBuffer(ByteBuffer(bytes: last)), endStream: true)))
     }
+}
+
+/// The write of a one-block answer's last frame, once made.
+final class AnswerEnd: Sendable {
+    private let written = Mutex<EventLoopFuture<Void>?>(nil)
+
+    func set(_ future: EventLoopFuture<Void>) { written.withLock { $0 = future } }
+
+    var future: EventLoopFuture<Void>? { written.withLock { $0 } }
 }

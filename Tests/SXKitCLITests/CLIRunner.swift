@@ -126,17 +126,8 @@ extension CLI {
     /// ask. Returns the terminal's output (stdout and stderr together) and sxkit's exit status.
     static func onTerminal(_ arguments: [String], answer: String, environment: [String: String]) throws -> (status: Int32, output: String) {
         let command = ([binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", "(sleep 2; printf '%s\\n' \"$1\") | script -qec \"$0\" /dev/null", command, answer]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try PeerCommand.run("/bin/bash", ["-c", "(sleep 2; printf '%s\\n' \"$1\") | script -qec \"$0\" /dev/null", command, answer],
+                                   environment: environment)
     }
 }
 

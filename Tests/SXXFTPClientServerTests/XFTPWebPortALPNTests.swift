@@ -27,8 +27,10 @@ import SXTransfer
 
     @Test func aConnectionOfferingOnlyHTTP11CompletesTheHandshake() async throws {
         let server = try await XFTPTestServer()
-        let connection = try await XFTPConnection.connect(server.address, host: server.address.hosts[0], context: XFTPConnection.webPortTLSContext.get(),
-                                                          name: "test", web: false, proxy: nil, silenceLimit: .seconds(60))
+        let connection = try await withDeadline(seconds: 20, onTimeout: { XFTPClientError.timedOut(server: "test", seconds: 20) }) {
+            try await XFTPConnection.connect(server.address, host: server.address.hosts[0], context: XFTPConnection.webPortTLSContext.get(),
+                                             name: "test", web: false, proxy: nil, silenceLimit: .seconds(60))
+        }
         #expect(connection.session.alpn == "http/1.1")
         try await connection.ping()
         await connection.close()

@@ -8,16 +8,7 @@ import SXTestSupport
 /// The identity files are checked by the `openssl` command, independently of sxkit's OpenSSL calls.
 @Suite(.ownThreads) struct ServerIdentityTests {
     private func openssl(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: bytes, as: UTF8.self))
+        try PeerCommand.run("/usr/bin/openssl", arguments)
     }
 
     @Test(arguments: SigningKey.Algorithm.allCases)

@@ -67,13 +67,13 @@ public enum ServerChainCheck {
         var current = leaf
         for level in 0..<certificates.count {
             guard current.isValidNow else { throw level == 0 ? .leafNotValidNow : .issuerNotValidNow }
-            let issuerName = X509_get_issuer_name(current.x509)
-            if X509_NAME_cmp(issuerName, X509_get_subject_name(anchor.x509)) == 0 {
+            let issuerName = current.issuerNameDER
+            if issuerName == anchor.subjectNameDER {
                 guard current.isSigned(by: anchor) else { throw .badCertificateSignature }
                 return leaf
             }
-            guard X509_NAME_cmp(issuerName, X509_get_subject_name(current.x509)) != 0,
-                  let found = candidates.firstIndex(where: { X509_NAME_cmp(issuerName, X509_get_subject_name($0.x509)) == 0 }) else {
+            guard issuerName != current.subjectNameDER,
+                  let found = candidates.firstIndex(where: { $0.subjectNameDER == issuerName }) else {
                 throw .issuerMismatch
             }
             let issuer = candidates.remove(at: found)
@@ -96,6 +96,18 @@ public enum ServerChainCheck {
 
 
 extension Certificate {
+    /// Names compared as x509-validation compares them: exactly, as encoded (OpenSSL's
+    /// `X509_NAME_cmp` would also match names that differ in case or string type).
+    var subjectNameDER: [UInt8] { Self.der(of: X509_get_subject_name(x509)) }
+    var issuerNameDER: [UInt8] { Self.der(of: X509_get_issuer_name(x509)) }
+
+    private static func der(of name: OpaquePointer?) -> [UInt8] {
+        var bytes: UnsafePointer<UInt8>?
+        var length = 0
+        guard let name, X509_NAME_get0_der(name, &bytes, &length) == 1, let bytes else { return [] }
+        return Array(UnsafeBufferPointer(start: bytes, count: length))
+    }
+
     /// Within its not-before and not-after times (x509-validation `checkExpiry`, `checkFuture`).
     var isValidNow: Bool {
         X509_cmp_current_time(X509_get0_notBefore(x509)) < 0 && X509_cmp_current_time(X509_get0_notAfter(x509)) > 0
@@ -106,7 +118,9 @@ extension Certificate {
     /// signing; a path length, if there is one, of at least `level`.
     func mayIssue(atLevel level: Int) -> Bool {
         let flags = X509_get_extension_flags(x509)
-        guard flags & UInt32(EXFLAG_CA) != 0 else { return false }
+        // An extension OpenSSL could not read (a negative path length among them) is refused, as
+        // x509-validation refuses what it cannot parse.
+        guard flags & UInt32(EXFLAG_CA) != 0, flags & UInt32(EXFLAG_INVALID) == 0 else { return false }
         if flags & UInt32(EXFLAG_KUSAGE) != 0, X509_get_key_usage(x509) & UInt32(KU_KEY_CERT_SIGN) == 0 { return false }
         let pathLength = X509_get_pathlen(x509)
         return pathLength < 0 || pathLength >= level

@@ -9,7 +9,8 @@
 // With XFTP_NATIVE_ALPN=xftp/1 (or http/1.1), the connection is the one SimpleX's native clients
 // make (simplexmq `FileTransfer/Client.hs` 132-193): that ALPN, no SNI, a hello with no body, the
 // server checked as the Haskell client checks it, then xftp-web's own commands over it. Without it,
-// xftp-web connects as it does itself (SNI, h2, the web handshake).
+// xftp-web connects as it does itself (SNI, h2, the web handshake). XFTP_NATIVE_WINDOW sets the
+// native connection's HTTP/2 stream window.
 import fs from "node:fs"
 import path from "node:path"
 import tls from "node:tls"
@@ -50,7 +51,10 @@ async function nativeHandshake(server, socket, alpn) {
   const chain = []
   for (let c = socket.getPeerCertificate(true); c && c.raw; c = c.issuerCertificate === c ? null : c.issuerCertificate) chain.push(new Uint8Array(c.raw))
   const tlsUnique = new Uint8Array(socket.getFinished())
-  const session = http2.connect(`https://${server.host}:${server.port}`, { createConnection: () => socket })
+  // XFTP_NATIVE_WINDOW: a stream window smaller than an answer's block, so that answers wait for
+  // this client's window updates.
+  const window = Number(process.env.XFTP_NATIVE_WINDOW || 0)
+  const session = http2.connect(`https://${server.host}:${server.port}`, { createConnection: () => socket, ...(window ? { settings: { initialWindowSize: window } } : {}) })
   session.on("error", () => {})
   const transport = {
     post: (body) => new Promise((resolve, reject) => {

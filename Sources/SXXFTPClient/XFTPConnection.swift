@@ -77,12 +77,13 @@ public final class XFTPConnection: Sendable {
     /// client makes (SNI, ALPN h2, the `xftp-web-hello` challenge the server must sign: xftp-web
     /// `src/client.ts` 246-296).
     ///
-    /// A connection from which nothing arrives for `silenceLimit` once it is up is closed: its requests then fail
-    /// as the network failing and are tried again on a new one. SimpleX's clients time each request
-    /// instead (30 s and 5 ms a KiB, in the background: simplexmq `Messaging/Client.hs` 426-427);
-    /// here one limit for the connection, since a chunk's request shares it with the others in
-    /// flight (`--parallel`, up to 32) and its own time depends on them. During a transfer a server always sends: the answers, a
-    /// download's data, an upload's window updates.
+    /// A connection from which nothing arrives for `silenceLimit` once it is up is closed: its
+    /// requests then fail as the network failing and are tried again on a new one. SimpleX's clients
+    /// time each request instead (30 s and 5 ms a KiB, in the background: simplexmq
+    /// `Messaging/Client.hs` 426-427); here one limit for the connection, since a chunk's request
+    /// shares it with the others in flight (`--parallel`, up to 32) and its own time depends on them.
+    /// During a transfer a server always sends: the answers, a download's data, an upload's window
+    /// updates.
     public static func open(_ server: XFTPServerAddress, timeoutSeconds: Int = 45, silenceLimit: Duration = .seconds(60), web: Bool = false,
                             proxy: SOCKSProxy? = nil) async throws -> XFTPConnection {
         let name = name(server)

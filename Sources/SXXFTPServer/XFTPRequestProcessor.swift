@@ -58,7 +58,7 @@ struct XFTPRequestProcessor: Sendable {
             let webHandshake = web && headers.contains(name: "xftp-handshake")
             switch phase.current {
             case .new:
-                if web && !webHello { return try await responder.handshakeError(.session) }
+                if web && !webHello { return try responder.handshakeError(.session) }
                 try await hello(head: head, web: web, session: session, phase: phase, responder: responder)
             case .handshakeSent(let key):
                 if webHello { return try await hello(head: head, web: web, session: session, phase: phase, responder: responder) }
@@ -150,7 +150,7 @@ struct XFTPRequestProcessor: Sendable {
         var challenge: [UInt8]?
         if !head.isEmpty {
             guard web, let content = try? XFTPBlock.unpad(head), let hello = try? XFTPClientHello.parse(content) else {
-                return try await responder.handshakeError(.handshake)
+                return try responder.handshakeError(.handshake)
             }
             challenge = hello.webChallenge
         }
@@ -161,28 +161,28 @@ struct XFTPRequestProcessor: Sendable {
         let proof = try challenge.map { try identity.key.sign($0 + session.tlsUnique) }
         let handshake = XFTPServerHandshake(versionRange: .supported, sessionId: session.tlsUnique,
                                            certificateChain: identity.chain.map(\.der), signedKey: signed, webIdentityProof: proof)
-        try await responder.send(block: handshake.block())
+        try responder.send(block: handshake.block())
     }
 
     /// The client's handshake: a full block with the version it chose and the key hash it expects.
     private func clientHandshake(head: [UInt8], key: X25519.KeyPair, phase: ConnectionPhase, responder: Responder) async throws {
         guard head.count == XFTPBlock.size, let handshake = try? XFTPClientHandshake.parse(block: head),
               handshake.keyHash == identity.keyHash, XFTPVersionRange.supported.contains(handshake.version) else {
-            return try await responder.handshakeError(.handshake)
+            return try responder.handshakeError(.handshake)
         }
         phase.accept(version: handshake.version, key: key)
-        try await responder.sendEmpty()
+        responder.sendEmpty()
     }
 
     // MARK: - Commands
 
     private func command(head: [UInt8], body: inout HTTP2MessageReader, channel: any Channel, session: TLSSession, responder: Responder) async throws {
         guard head.count == XFTPBlock.size, let transmission = try? XFTPTransmission.parse(block: head) else {
-            return try await responder.respond(.error(.block), corrId: [], entityId: [], session: session)
+            return try responder.respond(.error(.block), corrId: [], entityId: [], session: session)
         }
         let corrId = transmission.corrId, entityId = transmission.entityId
         func answer(_ response: XFTPResponse) async throws {
-            try await responder.respond(response, corrId: corrId, entityId: entityId, session: session)
+            try responder.respond(response, corrId: corrId, entityId: entityId, session: session)
         }
         guard transmission.sessionId == session.tlsUnique else { return try await answer(.error(.session)) }
         let command: XFTPCommand
@@ -318,16 +318,16 @@ struct XFTPRequestProcessor: Sendable {
     private func send(_ chunk: StoredChunk, to recipientKey: XFTPPublicKey, corrId: [UInt8], entityId: [UInt8], session: TLSSession,
                       responder: Responder) async throws {
         guard let name = chunk.fileName else {
-            return try await responder.respond(.error(.noFile), corrId: corrId, entityId: entityId, session: session)
+            return try responder.respond(.error(.noFile), corrId: corrId, entityId: entityId, session: session)
         }
         let path = Path.join(store.filesFolder, name)
         guard let descriptor = try? POSIXFile.open(path, flags: O_RDONLY | O_CLOEXEC) else {
-            return try await responder.respond(.error(.auth), corrId: corrId, entityId: entityId, session: session)
+            return try responder.respond(.error(.auth), corrId: corrId, entityId: entityId, session: session)
         }
         defer { close(descriptor) }
         let key = X25519.generate()
         guard let secret = X25519.sharedSecret(privateKey: key.privateKey, peerPublicKey: recipientKey.raw) else {
-            return try await responder.respond(.error(.crypto), corrId: corrId, entityId: entityId, session: session)
+            return try responder.respond(.error(.crypto), corrId: corrId, entityId: entityId, session: session)
         }
         var nonce = [UInt8](repeating: 0, count: SecretBoxStream.nonceLength)
         nonce.withUnsafeMutableBytes { SodiumRuntime.randomBytes($0) }
@@ -379,22 +379,24 @@ struct Responder {
 
     private var responseHeaders: HPACKHeaders { Self.ok(cors ? Self.corsHeaders : []) }
 
-    func send(block: [UInt8]) async throws {
+    /// Written to the stream channel, not awaited: the answer's end is waited for where a reset
+    /// must follow it (`answerEnd`).
+    func send(block: [UInt8]) {
         channel.write(HTTP2Frame.FramePayload.headers(.init(headers: responseHeaders, endStream: false)), promise: nil)
         answerEnd.set(channel.writeAndFlush(HTTP2Frame.FramePayload.data(.init(data: .byteBuffer(ByteBuffer(bytes: block)), endStream: true))))
     }
 
-    func sendEmpty() async throws {
+    func sendEmpty() {
         answerEnd.set(channel.writeAndFlush(HTTP2Frame.FramePayload.headers(.init(headers: responseHeaders, endStream: true))))
     }
 
     /// A handshake error is its name, padded to a block (`Server.hs` 228-236).
-    func handshakeError(_ code: XFTPErrorCode) async throws {
-        try await send(block: XFTPBlock.pad(code.encoded))
+    func handshakeError(_ code: XFTPErrorCode) throws {
+        send(block: try XFTPBlock.pad(code.encoded))
     }
 
-    func respond(_ response: XFTPResponse, corrId: [UInt8], entityId: [UInt8], session: TLSSession) async throws {
-        try await send(block: XFTPTransmission(sessionId: session.tlsUnique, corrId: corrId, entityId: entityId, command: response.encoded()).block())
+    func respond(_ response: XFTPResponse, corrId: [UInt8], entityId: [UInt8], session: TLSSession) throws {
+        send(block: try XFTPTransmission(sessionId: session.tlsUnique, corrId: corrId, entityId: entityId, command: response.encoded()).block())
     }
 
     func start(first: [UInt8]) async throws {

@@ -94,7 +94,6 @@ public enum ServerChainCheck {
     }
 }
 
-
 extension Certificate {
     /// Names compared as x509-validation compares them: exactly, as encoded (OpenSSL's
     /// `X509_NAME_cmp` would also match names that differ in case or string type).
